@@ -1,0 +1,325 @@
+"""The card database for both miniatures games (TMG points armies, Tactics coin warbands).
+
+One `Card` row is one card identity (game + external id, e.g. War Council id "20201").
+Re-importing updated data updates it in place, so saved lists keep pointing at the same
+row; every distinct printing/errata the importers have seen is kept in `CardVersion`.
+Everything a validator needs is a field or a structured record, never prose.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Game(models.TextChoices):
+    TMG = "tmg", _("ASOIAF Tabletop Miniatures Game")
+    TACTICS = "tactics", _("ASOIAF Tactics")
+    AGOT = "agot", _("A Game of Thrones: The Board Game")
+    HOTK = "hotk", _("Hand of the King")
+
+
+class CardKind(models.TextChoices):
+    # TMG
+    UNIT = "unit", _("Combat unit")
+    ATTACHMENT = "attachment", _("Attachment")
+    NCU = "ncu", _("Non-combat unit")
+    TACTICS = "tactics", _("Tactics card")
+    SPECIAL = "special", _("Special / faction rule card")
+    # Tactics
+    HERO = "hero", _("Hero")
+    CHAMPION = "champion", _("Champion")
+    SOLDIER = "soldier", _("Soldier")
+    EQUIPMENT = "equipment", _("Equipment")
+
+
+TMG_KINDS = frozenset({"unit", "attachment", "ncu", "tactics", "special"})
+TACTICS_KINDS = frozenset({"hero", "champion", "soldier", "equipment"})
+FIGURE_KINDS = ("hero", "champion", "soldier")
+
+
+class UnitType(models.TextChoices):
+    INFANTRY = "infantry", _("Infantry")
+    CAVALRY = "cavalry", _("Cavalry")
+    MONSTER = "monster", _("Monster")
+    WAR_MACHINE = "war_machine", _("War machine")
+    NONE = "none", _("None")
+
+
+class Tray(models.TextChoices):
+    INFANTRY = "infantry", _("Infantry tray")
+    CAVALRY = "cavalry", _("Cavalry tray")
+    SOLO = "solo", _("Solo tray")
+    WAR_MACHINE = "war_machine", _("War machine tray")
+    NONE = "none", _("No tray")
+
+
+class Faction(models.Model):
+    game = models.CharField(max_length=16, choices=Game.choices)
+    slug = models.SlugField(max_length=40)
+    name_en = models.CharField(max_length=80)
+    name_fr = models.CharField(max_length=80, blank=True)
+    is_neutral = models.BooleanField(default=False)
+    # The two-digit faction code inside War Council ids (KFFNN); null outside TMG.
+    warcouncil_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    sort_order = models.PositiveSmallIntegerField(default=100)
+
+    class Meta:
+        ordering = ["game", "sort_order", "slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "slug"], name="faction_unique_slug_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name_en} ({self.game})"
+
+    def name(self, lang: str = "en") -> str:
+        return (self.name_fr if lang == "fr" else "") or self.name_en
+
+
+class Sigil(models.Model):
+    """A Tactics sub-loyalty mark on a faction emblem: figures with different sigils never mix."""
+
+    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="sigils")
+    slug = models.SlugField(max_length=40)
+    name_en = models.CharField(max_length=80)
+    name_fr = models.CharField(max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["faction", "slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["faction", "slug"], name="sigil_unique_per_faction")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.faction.slug}/{self.slug}"
+
+
+class Character(models.Model):
+    """One person of the saga; every card version of that person shares it (uniqueness key)."""
+
+    key = models.SlugField(max_length=80, unique=True)
+    name_en = models.CharField(max_length=120)
+    name_fr = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.name_en
+
+
+class Ability(models.Model):
+    """A named ability or keyword. Text is empty when only the stats-only snapshot is loaded."""
+
+    game = models.CharField(max_length=16, choices=Game.choices, default=Game.TMG)
+    key = models.SlugField(max_length=120)
+    name_en = models.CharField(max_length=160)
+    name_fr = models.CharField(max_length=160, blank=True)
+    text_en = models.TextField(blank=True)
+    text_fr = models.TextField(blank=True)
+    trigger_en = models.TextField(blank=True)
+    trigger_fr = models.TextField(blank=True)
+    icons = models.JSONField(default=list, blank=True)
+    version = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["game", "key"]
+        verbose_name_plural = "abilities"
+        constraints = [
+            models.UniqueConstraint(fields=["game", "key"], name="ability_unique_key_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return self.name_en
+
+
+class Card(models.Model):
+    game = models.CharField(max_length=16, choices=Game.choices, db_index=True)
+    kind = models.CharField(max_length=16, choices=CardKind.choices, db_index=True)
+    external_id = models.CharField(
+        max_length=64, help_text=_("Stable id from the source data, e.g. War Council id 20201.")
+    )
+    faction = models.ForeignKey(
+        Faction, on_delete=models.PROTECT, null=True, blank=True, related_name="cards"
+    )
+    sigil = models.ForeignKey(
+        Sigil, on_delete=models.PROTECT, null=True, blank=True, related_name="cards"
+    )
+    name_en = models.CharField(max_length=160)
+    name_fr = models.CharField(max_length=160, blank=True)
+    title_en = models.CharField(max_length=160, blank=True)
+    title_fr = models.CharField(max_length=160, blank=True)
+    version = models.CharField(
+        max_length=32, blank=True, help_text=_("Printing/errata label, e.g. 2021-S03 or S06.")
+    )
+    characters = models.ManyToManyField(Character, blank=True, related_name="cards")
+    is_character = models.BooleanField(default=False)
+    is_commander = models.BooleanField(default=False)
+
+    # --- TMG ---
+    points = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Points cost; 0 for commanders (printed C/G).")
+    )
+    unit_type = models.CharField(max_length=16, choices=UnitType.choices, blank=True)
+    tray = models.CharField(max_length=16, choices=Tray.choices, blank=True)
+    speed = models.PositiveSmallIntegerField(null=True, blank=True)
+    defense = models.PositiveSmallIntegerField(null=True, blank=True, help_text="N of N+")
+    morale = models.PositiveSmallIntegerField(null=True, blank=True, help_text="N of N+")
+    wounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # TMG: [{"name_en", "name_fr", "range": "melee|short|long", "to_hit": 4, "dice": [7, 5, 4]}]
+    # Tactics: [{"name_en", "name_fr", "range": "melee|ranged", "ap": 1, "dice": 2, "to_hit": 6,
+    #            "spend": 0, "upgrades": [{"cost": 1, "effect_en": ...}]}]
+    attacks = models.JSONField(default=list, blank=True)
+    commander_card = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="commander_tactics",
+        help_text=_("Tactics card: the commander whose deck it belongs to."),
+    )
+    replaces = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        help_text=_("Tactics card: the basic-deck card it replaces."),
+    )
+    trigger_en = models.TextField(blank=True)
+    trigger_fr = models.TextField(blank=True)
+    text_en = models.TextField(blank=True)
+    text_fr = models.TextField(blank=True)
+    boxes = models.JSONField(default=list, blank=True)
+
+    # --- Tactics ---
+    gold = models.PositiveSmallIntegerField(null=True, blank=True)
+    silver = models.PositiveSmallIntegerField(null=True, blank=True)
+    copper = models.PositiveSmallIntegerField(null=True, blank=True)
+    mounted = models.BooleanField(default=False)
+    will = models.PositiveSmallIntegerField(null=True, blank=True, help_text="N of N+")
+    carriers = models.JSONField(
+        default=list, blank=True, help_text=_("Equipment: figure kinds that may carry it.")
+    )
+    is_unique = models.BooleanField(default=False, help_text=_("Equipment: one per warband."))
+
+    # --- both ---
+    abilities = models.ManyToManyField(Ability, through="CardAbility", blank=True)
+    requirements = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("Structured list-building records (see cards.requirements)."),
+    )
+    extra = models.JSONField(default=dict, blank=True)
+    search_text = models.TextField(blank=True, editable=False)
+    source = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "kind", "name_en", "title_en"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "external_id"], name="card_unique_external_id"),
+        ]
+        indexes = [models.Index(fields=["game", "kind", "faction"])]
+
+    def __str__(self) -> str:
+        return self.full_name()
+
+    def name(self, lang: str = "en") -> str:
+        return (self.name_fr if lang == "fr" else "") or self.name_en
+
+    def title(self, lang: str = "en") -> str:
+        return (self.title_fr if lang == "fr" else "") or self.title_en
+
+    def full_name(self, lang: str = "en") -> str:
+        title = self.title(lang)
+        return f"{self.name(lang)} - {title}" if title else self.name(lang)
+
+    @property
+    def has_known_cost(self) -> bool:
+        if self.game == Game.TACTICS:
+            return None not in (self.gold, self.silver, self.copper)
+        return self.points is not None
+
+    def coins(self) -> dict[str, int | None]:
+        return {"gold": self.gold, "silver": self.silver, "copper": self.copper}
+
+
+class CardAbility(models.Model):
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="card_abilities")
+    ability = models.ForeignKey(Ability, on_delete=models.PROTECT, related_name="card_abilities")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["card", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card", "ability", "position"], name="cardability_unique_position"
+            )
+        ]
+
+
+class CardVersion(models.Model):
+    """A printing or errata of a card as an importer saw it (stats snapshot, no prose)."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="versions")
+    version = models.CharField(max_length=32)
+    stats = models.JSONField(default=dict)
+    source = models.CharField(max_length=32, blank=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["card", "recorded_at", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "version"], name="cardversion_unique_label")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card.external_id}@{self.version}"
+
+
+class ScenarioKind(models.TextChoices):
+    GAME_MODE = "game_mode", _("Game mode (TMG)")
+    SCENARIO = "scenario", _("Scenario (Tactics)")
+    GAME_SIZE = "game_size", _("Game size (Tactics)")
+
+
+class Scenario(models.Model):
+    game = models.CharField(max_length=16, choices=Game.choices)
+    slug = models.SlugField(max_length=60)
+    kind = models.CharField(max_length=16, choices=ScenarioKind.choices)
+    name_en = models.CharField(max_length=120)
+    name_fr = models.CharField(max_length=120, blank=True)
+    summary_en = models.TextField(blank=True)
+    summary_fr = models.TextField(blank=True)
+    # TMG game modes
+    tournament_legal = models.BooleanField(null=True, blank=True)
+    deployment = models.JSONField(default=dict, blank=True)
+    objectives = models.JSONField(default=dict, blank=True)
+    scoring = models.JSONField(default=dict, blank=True)
+    special_components = models.JSONField(default=list, blank=True)
+    # Tactics budgets (per player, coins never convert); null = unknown
+    gold = models.PositiveSmallIntegerField(null=True, blank=True)
+    silver = models.PositiveSmallIntegerField(null=True, blank=True)
+    copper = models.PositiveSmallIntegerField(null=True, blank=True)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    extra = models.JSONField(default=dict, blank=True)
+    sort_order = models.PositiveSmallIntegerField(default=100)
+
+    class Meta:
+        ordering = ["game", "sort_order", "slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "slug"], name="scenario_unique_slug_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return self.name_en
+
+    def name(self, lang: str = "en") -> str:
+        return (self.name_fr if lang == "fr" else "") or self.name_en
+
+    @property
+    def budget(self) -> dict[str, int] | None:
+        if None in (self.gold, self.silver, self.copper):
+            return None
+        return {"gold": self.gold, "silver": self.silver, "copper": self.copper}

@@ -1,0 +1,26 @@
+"""Folding text for matching: case, accents, ligatures and apostrophes do not matter."""
+
+import re
+import unicodedata
+
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
+_LIGATURES = {"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "ß": "ss"}
+_SPACES = re.compile(r"\s+")
+
+
+def fold(text: str) -> str:
+    """Lower-case, accent-free, ligature-free text with straight apostrophes and single spaces."""
+    if not text:
+        return ""
+    text = text.translate(_APOSTROPHES)
+    for ligature, plain in _LIGATURES.items():
+        text = text.replace(ligature, plain)
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _SPACES.sub(" ", stripped.casefold()).strip()
+
+
+def slug_key(text: str) -> str:
+    """A stable ascii key such as 'jaime-lannister' for names."""
+    folded = fold(text)
+    return re.sub(r"[^a-z0-9]+", "-", folded).strip("-")

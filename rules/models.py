@@ -1,0 +1,1 @@
+"""Rulebooks and their sections (the rules reference issue builds this out)."""

@@ -1,0 +1,30 @@
+"""Shared fixtures. `shared_dir` points at ../shared beside the checkout (community data,
+rulebooks); tests that need it fail loudly in CI when it is missing, and skip elsewhere."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_DIR = Path(__file__).resolve().parent.parent
+SHARED_DIR = Path(os.environ.get("CITADEL_SHARED_DIR", REPO_DIR.parent / "shared"))
+COMMUNITY_DATA_DIR = SHARED_DIR / "data" / "asoiaf-tmg-data"
+
+
+def _require(path: Path) -> Path:
+    if not path.exists():
+        message = f"{path} is missing: tests that read ../shared need it beside the checkout"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    return _require(SHARED_DIR)
+
+
+@pytest.fixture(scope="session")
+def community_data_dir() -> Path:
+    return _require(COMMUNITY_DATA_DIR)
