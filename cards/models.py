@@ -258,6 +258,9 @@ class CardAbility(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return f"{self.card_id}:{self.position}:{self.ability_id}"
+
 
 class CardVersion(models.Model):
     """A printing or errata of a card as an importer saw it (stats snapshot, no prose)."""
