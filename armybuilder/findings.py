@@ -1,0 +1,100 @@
+"""Findings: what a validator says about a list, with the fixed codes of contracts §1.
+
+A finding is plain data (no ORM, no request). Messages exist in English and French; the
+caller picks the language when turning a finding into JSON or HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Text:
+    """One sentence in both interface languages."""
+
+    en: str
+    fr: str
+
+    def in_language(self, lang: str) -> str:
+        return self.fr if lang == "fr" else self.en
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    message: Text
+    rule: str
+    severity: Severity = Severity.ERROR
+    entries: tuple[str, ...] = ()
+    fix: Text | None = None
+    data: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def to_dict(self, lang: str = "en", *, rule_url: str | None = None) -> dict:
+        payload = {
+            "code": self.code,
+            "severity": str(self.severity),
+            "message": self.message.in_language(lang),
+            "entries": list(self.entries),
+            "rule": self.rule,
+            "fix": self.fix.in_language(lang) if self.fix else None,
+        }
+        if rule_url:
+            payload["rule_url"] = rule_url
+        return payload
+
+
+def is_legal(findings: list[Finding] | tuple[Finding, ...]) -> bool:
+    return not any(finding.severity is Severity.ERROR for finding in findings)
+
+
+# Every code of contracts §1, with the game it belongs to. Codes are public API: never
+# rename one; add new ones here.
+TMG_CODES = frozenset(
+    {
+        "LIST_UNPARSEABLE",
+        "CARD_UNKNOWN",
+        "CARD_AMBIGUOUS",
+        "POINTS_OVER_LIMIT",
+        "FACTION_MISMATCH",
+        "NEUTRAL_CAP_EXCEEDED",
+        "NEUTRALS_FORBIDDEN",
+        "COMMANDER_MISSING",
+        "COMMANDER_MULTIPLE",
+        "ATTACHMENT_NO_HOST",
+        "ATTACHMENT_LIMIT",
+        "ATTACHMENT_TYPE_MISMATCH",
+        "ATTACHMENT_ON_SOLO",
+        "CHARACTER_DUPLICATE",
+        "REQUIREMENT_UNMET",
+        "REQUIREMENT_CONFLICT",
+        "COPY_LIMIT",
+        "TEAM_CHARACTER_DUPLICATE",
+    }
+)
+TACTICS_CODES = frozenset(
+    {
+        "LIST_UNPARSEABLE",
+        "CARD_UNKNOWN",
+        "CARD_AMBIGUOUS",
+        "SCENARIO_UNKNOWN",
+        "COIN_OVER_BUDGET",
+        "FIGURE_CAP_EXCEEDED",
+        "COIN_UNSPENT",
+        "FACTION_MISMATCH",
+        "SIGIL_CONFLICT",
+        "NEUTRAL_LIMIT",
+        "UNIQUE_DUPLICATE",
+        "EQUIPMENT_NO_HOLDER",
+        "EQUIPMENT_LIMIT",
+        "EQUIPMENT_NOT_ALLOWED",
+        "EQUIPMENT_UNIQUE",
+    }
+)
+ALL_CODES = TMG_CODES | TACTICS_CODES

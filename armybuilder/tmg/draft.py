@@ -1,0 +1,132 @@
+"""The plain values a TMG army is validated from: no ORM, no request.
+
+Selectors turn cards into `CardFacts` once; parsers and the builder assemble an
+`ArmyDraft`; the validator reads only these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from cards.normalise import fold
+
+from .rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    id: str
+    kind: str  # unit | attachment | ncu | tactics | special
+    faction: str  # faction slug; "neutral" for neutral cards
+    name_en: str
+    name_fr: str = ""
+    title_en: str = ""
+    title_fr: str = ""
+    points: int | None = 0
+    unit_type: str = ""  # infantry | cavalry | monster | war_machine | none
+    tray: str = ""  # infantry | cavalry | solo | war_machine | none
+    is_character: bool = False
+    characters: tuple[str, ...] = ()
+    is_commander: bool = False
+    attaches_to_enemy: bool = False
+    requirements: tuple[Mapping, ...] = ()
+    abilities: tuple[str, ...] = ()  # ability keys
+    tactics: tuple[str, ...] = ()  # a commander's tactics-card ids
+    version: str = ""
+
+    def label(self, lang: str = "en") -> str:
+        name = (self.name_fr if lang == "fr" else "") or self.name_en
+        title = (self.title_fr if lang == "fr" else "") or self.title_en
+        return f"{name} - {title}" if title else name
+
+    @property
+    def is_neutral(self) -> bool:
+        return self.faction == "neutral"
+
+    @property
+    def is_solo(self) -> bool:
+        return self.tray == "solo" or any(r.get("type") == "solo" for r in self.requirements)
+
+    def records(self, record_type: str) -> Iterator[Mapping]:
+        return (r for r in self.requirements if r.get("type") == record_type)
+
+    def matches_name(self, name: str, title: str | None = None) -> bool:
+        if fold(self.name_en) != fold(name) and fold(self.name_fr) != fold(name):
+            return False
+        if title is None:
+            return True
+        return fold(title) in {fold(self.title_en), fold(self.title_fr)}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One card in the list; `ref` names it in findings (e.g. "unit-2.attachment-1")."""
+
+    ref: str
+    card: CardFacts
+
+
+@dataclass(frozen=True)
+class UnitEntry(Entry):
+    attachments: tuple[Entry, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArmyDraft:
+    faction: str
+    points_limit: int
+    ruleset: Ruleset
+    units: tuple[UnitEntry, ...] = ()
+    ncus: tuple[Entry, ...] = ()
+    # Attachments the list names without a host (or on an NCU): always a finding.
+    unattached: tuple[Entry, ...] = ()
+    # A card chosen as commander through a faction rule (Mag the Mighty, …), by entry ref.
+    chosen_commander: str | None = None
+    name: str = ""
+
+    def attachments(self) -> Iterator[tuple[UnitEntry | None, Entry]]:
+        for unit in self.units:
+            for attachment in unit.attachments:
+                yield unit, attachment
+        for attachment in self.unattached:
+            yield None, attachment
+
+    def entries(self) -> Iterator[Entry]:
+        for unit in self.units:
+            yield unit
+            yield from unit.attachments
+        yield from self.ncus
+        yield from self.unattached
+
+    def without(self, ref: str) -> ArmyDraft:
+        """The same army with one entry removed (a unit takes its attachments with it)."""
+        from dataclasses import replace
+
+        units = tuple(
+            replace(unit, attachments=tuple(a for a in unit.attachments if a.ref != ref))
+            for unit in self.units
+            if unit.ref != ref
+        )
+        return replace(
+            self,
+            units=units,
+            ncus=tuple(e for e in self.ncus if e.ref != ref),
+            unattached=tuple(e for e in self.unattached if e.ref != ref),
+        )
+
+
+@dataclass(frozen=True)
+class ArmyContext:
+    """Facts about the card pool the validator needs beyond the list itself."""
+
+    # Army-scope faction rule records (cards.faction_rules) for the army's faction.
+    faction_rules: tuple[Mapping, ...] = ()
+    # Character keys that have a card of the army's faction (Bolton prefers its own version).
+    faction_characters: frozenset[str] = frozenset()
+    # Tactics cards by id, for the deck.
+    tactics_cards: Mapping[str, CardFacts] = field(default_factory=dict)
+    # The faction's basic tactics deck (card ids), in print order.
+    basic_deck: tuple[str, ...] = ()
+    # Replacement map: tactics card id -> basic-deck card id it replaces.
+    replaces: Mapping[str, str] = field(default_factory=dict)
