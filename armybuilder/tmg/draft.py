@@ -128,5 +128,5 @@ class ArmyContext:
     tactics_cards: Mapping[str, CardFacts] = field(default_factory=dict)
     # The faction's basic tactics deck (card ids), in print order.
     basic_deck: tuple[str, ...] = ()
-    # Replacement map: tactics card id -> basic-deck card id it replaces.
-    replaces: Mapping[str, str] = field(default_factory=dict)
+    # Replacement map: tactics card id -> the basic-deck card ids it replaces.
+    replaces: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -337,3 +337,24 @@ def test_ab30_team_character_duplicate_is_flagged():
 @pytest.mark.parametrize("ruleset_id", ["rules-1.5"])
 def test_ruleset_record_holds_the_neutral_cap(ruleset_id):
     assert get_ruleset(ruleset_id).neutral_cap_percent == 50
+
+
+def test_tactics_deck_holds_faction_and_commander_cards_twice():
+    from armybuilder.tmg.deck import build_tactics_deck
+
+    commander = replace(ROBB, tactics=("40208", "40209", "40210"))
+    basic = tuple(f"4020{i}" for i in range(1, 8))
+    deck = build_tactics_deck(
+        army(unit("u1", SWORN_SWORDS, commander)), ArmyContext(basic_deck=basic)
+    )
+    assert [c.card_id for c in deck] == [*basic, "40208", "40209", "40210"]
+    assert sum(c.copies for c in deck) == 20
+
+
+def test_tactics_deck_replacement_removes_the_basic_card():
+    from armybuilder.tmg.deck import build_tactics_deck
+
+    commander = replace(ROBB, tactics=("40208", "40209", "40210"))
+    context = ArmyContext(basic_deck=("40201", "40202"), replaces={"40209": ("40202",)})
+    deck = build_tactics_deck(army(unit("u1", SWORN_SWORDS, commander)), context)
+    assert [c.card_id for c in deck] == ["40201", "40208", "40209", "40210"]
