@@ -95,6 +95,9 @@ TACTICS_CODES = frozenset(
         "EQUIPMENT_LIMIT",
         "EQUIPMENT_NOT_ALLOWED",
         "EQUIPMENT_UNIQUE",
+        # Added by Citadel (contracts allow additions): data problems a hand-made card shows.
+        "FIGURE_TYPE_MISMATCH",
+        "CARD_COST_UNKNOWN",
     }
 )
 ALL_CODES = TMG_CODES | TACTICS_CODES
