@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("cards/", include("cards.urls")),
     path("api/v1/", include("armybuilder.api_urls")),

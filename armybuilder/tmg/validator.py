@@ -389,8 +389,6 @@ def _conflict(entries: tuple[str, ...], en: str, fr: str, *, rule: str = "AB-28"
 def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
     findings: list[Finding] = []
     hosts = {a.ref: unit for unit, a in draft.attachments() if unit is not None}
-    commanders = commander_entries(draft)
-    commander_characters = {key for e in commanders for key in e.card.characters}
     for entry in draft.entries():
         card = entry.card
         for record in card.requirements:
@@ -443,18 +441,6 @@ def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Total
                             f"ne peut rejoindre qu'une unité {record.get('faction')}",
                         )
                     )
-            elif kind == "loyalty":
-                target = record.get("to")
-                if commanders and target not in commander_characters:
-                    findings.append(
-                        _conflict(
-                            (entry.ref, *(c.ref for c in commanders)),
-                            f"{card.label('en')} is loyal to {target} and cannot serve "
-                            f"{_names(commanders, 'en')}",
-                            f"{card.label('fr')} est loyal à {target} et ne peut servir "
-                            f"{_names(commanders, 'fr')}",
-                        )
-                    )
             elif kind == "not_with":
                 for ref in record.get("refs", ()):
                     clash = entries_matching(ref, draft, excluding=entry.ref)
@@ -477,6 +463,27 @@ def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Total
                     )
                 )
     return findings
+
+
+def ab28_loyalties(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
+    """Cards tagged with different loyalties never share an army; untagged cards are free."""
+    by_loyalty: dict[str, list[Entry]] = defaultdict(list)
+    for entry in draft.entries():
+        for record in entry.card.records("loyalty"):
+            by_loyalty[record.get("to", "")].append(entry)
+    if len(by_loyalty) < 2:
+        return []
+    groups = sorted(by_loyalty.items())
+    entries = tuple(e.ref for _, group in groups for e in group)
+    described = "; ".join(f"{to}: {_names(group, 'en')}" for to, group in groups)
+    described_fr = "; ".join(f"{to} : {_names(group, 'fr')}" for to, group in groups)
+    return [
+        _conflict(
+            entries,
+            f"cards loyal to different masters cannot mix ({described})",
+            f"des cartes loyales à des maîtres différents ne se mélangent pas ({described_fr})",
+        )
+    ]
 
 
 def ab28_copy_limits(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
@@ -617,6 +624,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("AB-22", ab22_attachment_type_matches),
     ("AB-28", ab28_card_requirements),
     ("AB-28-copies", ab28_copy_limits),
+    ("AB-28-loyalty", ab28_loyalties),
     ("faction-rule-cards", faction_rule_cards),
 )
 

@@ -319,10 +319,20 @@ def test_ab28_cost_reduction_applies_when_the_named_card_is_present():
     assert without.totals.points["u2.a1"] == 2
 
 
-def test_ab28_loyalty_to_another_commander_is_a_conflict():
+def test_ab28_cards_of_one_loyalty_may_mix():
     loyal = replace(CATELYN, requirements=({"type": "loyalty", "to": "robb-stark"},))
-    assert codes(army(unit("u1", SWORN_SWORDS, ROBB), ncus=(loyal,))) == []
-    assert codes(army(unit("u1", SWORN_SWORDS, EDDARD), ncus=(loyal,))) == ["REQUIREMENT_CONFLICT"]
+    loyal_too = replace(SERGEANT, requirements=({"type": "loyalty", "to": "robb-stark"},))
+    assert codes(army(unit("u1", SWORN_SWORDS, ROBB, loyal_too), ncus=(loyal,))) == [
+        "ATTACHMENT_LIMIT"
+    ]
+
+
+def test_ab28_cards_of_different_loyalties_conflict():
+    to_robb = replace(CATELYN, requirements=({"type": "loyalty", "to": "robb-stark"},))
+    to_ned = replace(
+        SWORN_SWORDS, id="10298", requirements=({"type": "loyalty", "to": "eddard-stark"},)
+    )
+    assert codes(army(unit("u1", to_ned, ROBB), ncus=(to_robb,))) == ["REQUIREMENT_CONFLICT"]
 
 
 def test_ab30_team_character_duplicate_is_flagged():
