@@ -322,9 +322,8 @@ def test_ab28_cost_reduction_applies_when_the_named_card_is_present():
 def test_ab28_cards_of_one_loyalty_may_mix():
     loyal = replace(CATELYN, requirements=({"type": "loyalty", "to": "robb-stark"},))
     loyal_too = replace(SERGEANT, requirements=({"type": "loyalty", "to": "robb-stark"},))
-    assert codes(army(unit("u1", SWORN_SWORDS, ROBB, loyal_too), ncus=(loyal,))) == [
-        "ATTACHMENT_LIMIT"
-    ]
+    draft = army(unit("u1", SWORN_SWORDS, ROBB), unit("u2", SWORN_SWORDS, loyal_too), ncus=(loyal,))
+    assert codes(draft) == []
 
 
 def test_ab28_cards_of_different_loyalties_conflict():
