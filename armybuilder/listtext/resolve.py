@@ -72,11 +72,28 @@ class CardIndex(Generic[CardT]):
         if card not in table[key]:
             table[key].append(card)
 
+    def _by_partial_title(self, key: str) -> list[CardT]:
+        """'Robert Baratheon Mounted' or 'Robb Stark Young Wolf': a name, then title words."""
+        words = key.split()
+        for cut in range(len(words) - 1, 0, -1):
+            cards = self._name.get(" ".join(words[:cut]))
+            if not cards:
+                continue
+            rest = set(words[cut:])
+            matching = [
+                card
+                for card in cards
+                if rest <= set(name_key(f"{card.title_en} {card.title_fr}").split())
+            ]
+            if matching:
+                return matching
+        return []
+
     def lookup(self, text: str, *, narrow: Callable[[list[CardT]], list[CardT]]) -> Lookup[CardT]:
         key = name_key(text)
         if not key:
             return Lookup(card=None)
-        candidates = self._full.get(key) or self._name.get(key) or []
+        candidates = self._full.get(key) or self._name.get(key) or self._by_partial_title(key) or []
         corrected_from = None
         if not candidates:
             close = difflib.get_close_matches(key, self._all_keys, n=3, cutoff=SUGGESTION_CUTOFF)
