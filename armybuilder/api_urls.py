@@ -2,6 +2,10 @@
 
 from django.urls import include, path
 
+from armybuilder import api
+
 urlpatterns = [
+    path("lists/check/", api.CheckListView.as_view(), name="api-lists-check"),
+    path("lists/check-batch/", api.CheckBatchView.as_view(), name="api-lists-check-batch"),
     path("", include("cards.api.urls")),
 ]

@@ -1,0 +1,85 @@
+"""List checking over HTTP (contracts §4): thin views over armybuilder.checking."""
+
+from django.utils.translation import get_language
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from armybuilder.checking import (
+    MAX_LIST_CHARS,
+    CheckError,
+    CheckOptions,
+    check_list_text,
+    check_many,
+)
+
+MAX_BATCH = 2000
+
+
+class CheckOptionsSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=["tmg", "tactics"], required=False, allow_null=True)
+    ruleset = serializers.CharField(required=False, allow_blank=True, max_length=64)
+    lang = serializers.ChoiceField(choices=["en", "fr"], required=False)
+
+    def options(self) -> CheckOptions:
+        data = self.validated_data
+        lang = data.get("lang") or ("fr" if (get_language() or "").startswith("fr") else "en")
+        return CheckOptions(game=data.get("game"), ruleset=data.get("ruleset") or None, lang=lang)
+
+
+class CheckRequestSerializer(CheckOptionsSerializer):
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
+
+
+class BatchItemSerializer(serializers.Serializer):
+    id = serializers.CharField(max_length=200)
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
+
+
+class CheckBatchRequestSerializer(CheckOptionsSerializer):
+    lists = BatchItemSerializer(many=True, max_length=MAX_BATCH, allow_empty=False)
+
+
+def _usage_error(exc: CheckError) -> Response:
+    return Response({"detail": str(exc), "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
+
+
+class CheckListView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        request=CheckRequestSerializer,
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Check one army list or warband given as text",
+    )
+    def post(self, request):
+        serializer = CheckRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            result = check_list_text(serializer.validated_data["text"], serializer.options())
+        except CheckError as exc:
+            return _usage_error(exc)
+        return Response(result)
+
+
+class CheckBatchView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        request=CheckBatchRequestSerializer,
+        responses={200: OpenApiTypes.OBJECT},
+        summary="Check many lists at once (tournament registration)",
+    )
+    def post(self, request):
+        serializer = CheckBatchRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        lists = [(item["id"], item["text"]) for item in serializer.validated_data["lists"]]
+        try:
+            return Response(check_many(lists, serializer.options()))
+        except CheckError as exc:
+            return _usage_error(exc)

@@ -1,0 +1,249 @@
+"""Checking lists pasted as text: one service for the CLI, the API, the builder and the PDF.
+
+Results are plain dicts in the shape of contracts §3 (`checklist --format json`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from armybuilder.findings import Finding, Severity, Text, is_legal
+from armybuilder.listtext.tmg import parse_tmg_text
+from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tmg_pool
+from armybuilder.tactics.text import build_warband, parse_warband_text, write_warband_text
+from armybuilder.tactics.validator import validate_warband
+from armybuilder.tmg.deck import build_tactics_deck
+from armybuilder.tmg.from_text import build_tmg_draft
+from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
+from armybuilder.tmg.to_text import write_tmg_text
+from armybuilder.tmg.validator import validate_army
+
+GAMES = ("tmg", "tactics")
+_TACTICS_HEADER = re.compile(r"^\s*(?:game|jeu)\s*:\s*tacti", re.IGNORECASE | re.MULTILINE)
+MAX_LIST_CHARS = 20_000
+
+
+class CheckError(ValueError):
+    """A request that cannot be checked at all (bad game or ruleset): a usage error."""
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    game: str | None = None
+    ruleset: str | None = None
+    lang: str = "en"
+
+
+def detect_game(text: str, requested: str | None = None) -> str:
+    if requested:
+        if requested not in GAMES:
+            raise CheckError(f"unknown game {requested!r}: use tmg or tactics")
+        return requested
+    return "tactics" if _TACTICS_HEADER.search(text or "") else "tmg"
+
+
+def _findings_json(findings, lang: str) -> list[dict]:
+    order = {Severity.ERROR: 0, Severity.WARNING: 1}
+    return [f.to_dict(lang) for f in sorted(findings, key=lambda f: order[f.severity])]
+
+
+def _too_long(text: str) -> Finding | None:
+    if len(text) <= MAX_LIST_CHARS:
+        return None
+    return Finding(
+        code="LIST_UNPARSEABLE",
+        rule="list-format",
+        message=Text(
+            f"the list is {len(text)} characters long; at most {MAX_LIST_CHARS} are read",
+            f"la liste fait {len(text)} caractères ; {MAX_LIST_CHARS} au plus sont lus",
+        ),
+    )
+
+
+def check_tmg_text(
+    text: str, *, ruleset_id: str | None = None, lang: str = "en", pool: TmgPool | None = None
+) -> dict:
+    pool = pool or tmg_pool()
+    parsed = parse_tmg_text(text)
+    try:
+        ruleset = get_ruleset(ruleset_id or parsed.ruleset)
+    except UnknownRuleset as exc:
+        if ruleset_id:
+            raise CheckError(str(exc)) from exc
+        ruleset = get_ruleset()
+    build = build_tmg_draft(
+        parsed, index=pool.index, factions=pool.faction_aliases, ruleset=ruleset
+    )
+    findings = list(build.findings)
+    too_long = _too_long(text)
+    if too_long:
+        findings.append(too_long)
+    result = {
+        "legal": False,
+        "game": "tmg",
+        "ruleset": ruleset.id,
+        "faction": None,
+        "points": None,
+        "entries": [],
+        "findings": [],
+        "deck": [],
+    }
+    if build.draft is None:
+        result["findings"] = _findings_json(findings, lang)
+        return result
+    draft = build.draft
+    context = pool.context_for(draft.faction)
+    report = validate_army(draft, context)
+    findings.extend(report.findings)
+    totals = report.totals
+    result.update(
+        legal=is_legal(findings),
+        faction=draft.faction,
+        name=draft.name,
+        points={
+            "spent": totals.spent,
+            "limit": draft.points_limit,
+            "neutral": totals.neutral,
+            "neutral_cap": totals.neutral_cap,
+            "limit_assumed": build.points_assumed,
+        },
+        entries=[
+            {
+                "ref": entry.ref,
+                "line": entry.line,
+                "role": entry.role,
+                "host": entry.host,
+                "id": entry.card.id,
+                "name": entry.card.label(lang),
+                "faction": entry.card.faction,
+                "points": totals.points.get(entry.ref, 0),
+                "printed_points": entry.card.points,
+                "commander": entry.card.is_commander or entry.ref == draft.chosen_commander,
+                **({"corrected_from": entry.corrected_from} if entry.corrected_from else {}),
+            }
+            for entry in build.entries
+        ],
+        findings=_findings_json(findings, lang),
+        deck=[
+            {
+                "id": card.card_id,
+                "name": card.name_fr if lang == "fr" else card.name_en,
+                "copies": card.copies,
+                "source": card.source,
+            }
+            for card in build_tactics_deck(draft, context)
+        ],
+        text=write_tmg_text(draft, faction_names=pool.faction_names, lang=lang),
+    )
+    return result
+
+
+def check_tactics_text(text: str, *, lang: str = "en", pool: TacticsPool | None = None) -> dict:
+    pool = pool or tactics_pool()
+    parsed = parse_warband_text(text)
+    draft, parse_findings = build_warband(
+        parsed, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
+    )
+    findings = list(parse_findings)
+    too_long = _too_long(text)
+    if too_long:
+        findings.append(too_long)
+    result = {
+        "legal": False,
+        "game": "tactics",
+        "faction": None,
+        "coins": None,
+        "figures": 0,
+        "entries": [],
+        "findings": [],
+    }
+    if draft is None:
+        result["findings"] = _findings_json(findings, lang)
+        return result
+    report = validate_warband(draft, pool.context_for(draft.faction))
+    findings.extend(report.findings)
+    holders = {item.ref: item.holder for item in draft.equipment}
+    budget = draft.budget
+    result.update(
+        legal=is_legal(findings),
+        faction=draft.faction,
+        scenario=draft.scenario,
+        name=draft.name,
+        coins={
+            "spent": report.spent.as_dict(),
+            "budget": budget.as_dict() if budget else None,
+        },
+        figures=report.figures,
+        entries=[
+            {
+                "ref": entry.ref,
+                "id": entry.card.id,
+                "kind": entry.card.kind,
+                "name": entry.card.label(lang),
+                "faction": entry.card.faction,
+                "cost": entry.card.cost.as_dict() if entry.card.cost else None,
+                **({"holder": holders[entry.ref]} if entry.ref in holders else {}),
+            }
+            for entry in draft.entries()
+        ],
+        findings=_findings_json(findings, lang),
+        text=write_warband_text(
+            draft,
+            faction_names=pool.faction_names,
+            scenario_label=(
+                pool.scenario_labels.get(budget.label(), budget.label()) if budget else ""
+            )
+            or draft.scenario,
+            lang=lang,
+        ),
+    )
+    return result
+
+
+class Pools:
+    """Loads each game's pool on first use, once per request or batch."""
+
+    @cached_property
+    def tmg(self) -> TmgPool:
+        return tmg_pool()
+
+    @cached_property
+    def tactics(self) -> TacticsPool:
+        return tactics_pool()
+
+
+def check_list_text(
+    text: str, options: CheckOptions = CheckOptions(), *, pools: Pools | None = None
+) -> dict:
+    pools = pools or Pools()
+    game = detect_game(text, options.game)
+    lang = "fr" if (options.lang or "").startswith("fr") else "en"
+    if game == "tactics":
+        return check_tactics_text(text, lang=lang, pool=pools.tactics)
+    return check_tmg_text(text, ruleset_id=options.ruleset, lang=lang, pool=pools.tmg)
+
+
+def check_many(lists: list[tuple[str, str]], options: CheckOptions = CheckOptions()) -> dict:
+    """Check a batch [(id, text), …]; the pool is loaded once for the whole batch."""
+    results = []
+    legal = 0
+    pools = Pools()
+    for list_id, text in lists:
+        result = {"id": list_id, **check_list_text(text, options, pools=pools)}
+        legal += result["legal"]
+        results.append(result)
+    codes: dict[str, int] = {}
+    for result in results:
+        for finding in result["findings"]:
+            codes[finding["code"]] = codes.get(finding["code"], 0) + 1
+    return {
+        "results": results,
+        "summary": {
+            "lists": len(results),
+            "legal": legal,
+            "illegal": len(results) - legal,
+            "findings_by_code": dict(sorted(codes.items())),
+        },
+    }

@@ -1,0 +1,218 @@
+"""Selectors that load the card pool once and hand the validators plain values.
+
+The pool is rebuilt only when the card table changes (count or newest `updated_at`), so
+checking a thousand lists costs one cheap query plus pure Python.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+
+from django.db.models import Count, Max
+
+from armybuilder.listtext.resolve import CardIndex, name_key
+from armybuilder.tactics.draft import Coins, TacticsCard, WarbandContext
+from armybuilder.tmg.draft import ArmyContext, CardFacts
+from cards.faction_rules import army_rules_for_faction
+from cards.models import Card, Faction, Game, Scenario
+
+
+@dataclass(frozen=True)
+class TmgPool:
+    cards: tuple[CardFacts, ...]
+    index: CardIndex[CardFacts]
+    faction_aliases: dict[str, tuple[str, ...]]
+    faction_names: dict[str, tuple[str, str]]
+    tactics_cards: dict[str, CardFacts]
+    basic_decks: dict[str, tuple[str, ...]]
+    replaces: dict[str, tuple[str, ...]]
+    faction_characters: dict[str, frozenset[str]]
+    by_id: dict[str, CardFacts] = field(default_factory=dict)
+
+    def context_for(self, faction: str) -> ArmyContext:
+        return ArmyContext(
+            faction_rules=tuple(army_rules_for_faction(faction)),
+            faction_characters=self.faction_characters.get(faction, frozenset()),
+            tactics_cards=self.tactics_cards,
+            basic_deck=self.basic_decks.get(faction, ()),
+            replaces=self.replaces,
+        )
+
+
+@dataclass(frozen=True)
+class TacticsPool:
+    cards: tuple[TacticsCard, ...]
+    index: CardIndex[TacticsCard]
+    faction_aliases: dict[str, tuple[str, ...]]
+    faction_names: dict[str, tuple[str, str]]
+    scenarios: dict[str, Coins | None]
+    scenario_labels: dict[str, str]
+
+    def context_for(self, faction: str | None) -> WarbandContext:
+        available = tuple(
+            card
+            for card in self.cards
+            if card.kind == "equipment" or card.faction in (faction, "neutral") or faction is None
+        )
+        return WarbandContext(available=available)
+
+
+def _faction_tables(game: str) -> tuple[dict, dict]:
+    aliases, names = {}, {}
+    for faction in Faction.objects.filter(game=game):
+        aliases[faction.slug] = tuple(n for n in (faction.name_en, faction.name_fr) if n)
+        names[faction.slug] = (faction.name_en, faction.name_fr or faction.name_en)
+    return aliases, names
+
+
+def _card_rows(game: str):
+    return (
+        Card.objects.filter(game=game)
+        .select_related("faction", "sigil", "commander_card", "replaces")
+        .prefetch_related("characters", "card_abilities__ability")
+        .order_by("external_id")
+    )
+
+
+def _tmg_facts(card: Card) -> CardFacts:
+    return CardFacts(
+        id=card.external_id,
+        kind=card.kind,
+        faction=card.faction.slug if card.faction else "",
+        name_en=card.name_en,
+        name_fr=card.name_fr,
+        title_en=card.title_en,
+        title_fr=card.title_fr,
+        points=card.points,
+        unit_type=card.unit_type,
+        tray=card.tray,
+        is_character=card.is_character,
+        characters=tuple(c.key for c in card.characters.all()),
+        is_commander=card.is_commander,
+        attaches_to_enemy=bool(card.extra.get("enemy")),
+        requirements=tuple(card.requirements or ()),
+        abilities=tuple(ca.ability.key for ca in card.card_abilities.all()),
+        tactics=tuple(card.extra.get("tactics") or ()),
+        version=card.version,
+    )
+
+
+def _build_tmg_pool() -> TmgPool:
+    facts: list[CardFacts] = []
+    tactics: dict[str, CardFacts] = {}
+    basic: dict[str, list[str]] = defaultdict(list)
+    replaces: dict[str, tuple[str, ...]] = {}
+    commander_cards: dict[str, list[str]] = defaultdict(list)
+    faction_characters: dict[str, set[str]] = defaultdict(set)
+    for card in _card_rows(Game.TMG):
+        fact = _tmg_facts(card)
+        if card.kind == "tactics":
+            tactics[fact.id] = fact
+            if card.commander_card_id is None:
+                basic[fact.faction].append(fact.id)
+            else:
+                commander_cards[card.commander_card.external_id].append(fact.id)
+            removed = card.extra.get("replaces") or (
+                [card.replaces.external_id] if card.replaces_id else []
+            )
+            if removed:
+                replaces[fact.id] = tuple(removed)
+            continue
+        facts.append(fact)
+        if fact.faction and fact.faction != "neutral":
+            faction_characters[fact.faction].update(fact.characters)
+    # A commander's deck cards: the ids its card lists, else the cards that name it.
+    facts = [
+        f
+        if f.tactics or not f.is_commander
+        else replace(f, tactics=tuple(commander_cards.get(f.id, ())))
+        for f in facts
+    ]
+    aliases, names = _faction_tables(Game.TMG)
+    return TmgPool(
+        cards=tuple(facts),
+        index=CardIndex(facts),
+        faction_aliases=aliases,
+        faction_names=names,
+        tactics_cards=tactics,
+        basic_decks={k: tuple(v) for k, v in basic.items()},
+        replaces=replaces,
+        faction_characters={k: frozenset(v) for k, v in faction_characters.items()},
+        by_id={f.id: f for f in facts},
+    )
+
+
+def _tactics_card(card: Card) -> TacticsCard:
+    known = None not in (card.gold, card.silver, card.copper)
+    return TacticsCard(
+        id=card.external_id,
+        kind=card.kind,
+        name_en=card.name_en,
+        name_fr=card.name_fr,
+        title_en=card.title_en,
+        title_fr=card.title_fr,
+        faction=card.faction.slug if card.faction else None,
+        sigil=card.sigil.slug if card.sigil else None,
+        characters=tuple(c.key for c in card.characters.all()),
+        mounted=card.mounted,
+        cost=Coins(card.gold, card.silver, card.copper) if known else None,
+        carriers=tuple(card.carriers or ("hero", "champion", "soldier")),
+        unique=card.is_unique,
+        infantry_only=bool(card.extra.get("infantry_only")),
+    )
+
+
+def _build_tactics_pool() -> TacticsPool:
+    cards = [_tactics_card(card) for card in _card_rows(Game.TACTICS)]
+    aliases, names = _faction_tables(Game.TACTICS)
+    scenarios: dict[str, Coins | None] = {}
+    labels: dict[str, str] = {}
+    for scenario in Scenario.objects.filter(game=Game.TACTICS):
+        budget = scenario.budget
+        coins = Coins(**budget) if budget else None
+        for label in (scenario.slug, scenario.name_en, scenario.name_fr):
+            if label:
+                scenarios[name_key(label)] = coins
+        if coins:
+            labels[coins.label()] = scenario.name_en
+    return TacticsPool(
+        cards=tuple(cards),
+        index=CardIndex(cards),
+        faction_aliases=aliases,
+        faction_names=names,
+        scenarios=scenarios,
+        scenario_labels=labels,
+    )
+
+
+_lock = threading.Lock()
+_cache: dict[str, tuple[tuple, object]] = {}
+
+
+def _fingerprint(game: str) -> tuple:
+    stats = Card.objects.filter(game=game).aggregate(n=Count("id"), newest=Max("updated_at"))
+    scenarios = Scenario.objects.filter(game=game).aggregate(n=Count("id"))
+    factions = Faction.objects.filter(game=game).aggregate(n=Count("id"))
+    return (stats["n"], stats["newest"], scenarios["n"], factions["n"])
+
+
+def _cached(game: str, builder):
+    fingerprint = _fingerprint(game)
+    with _lock:
+        hit = _cache.get(game)
+        if hit and hit[0] == fingerprint:
+            return hit[1]
+    pool = builder()
+    with _lock:
+        _cache[game] = (fingerprint, pool)
+    return pool
+
+
+def tmg_pool() -> TmgPool:
+    return _cached(Game.TMG, _build_tmg_pool)
+
+
+def tactics_pool() -> TacticsPool:
+    return _cached(Game.TACTICS, _build_tactics_pool)
