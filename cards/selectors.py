@@ -1,8 +1,8 @@
 """Read access to cards. Views, the API and the validators' loaders read through here."""
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 
-from .models import Card, Faction, Scenario
+from .models import FIGURE_KINDS, Card, CardVersion, Faction, Game, Scenario, ScenarioKind
 
 
 def card_counts_by_game() -> dict[str, int]:
@@ -16,11 +16,155 @@ def cards_with_relations() -> QuerySet[Card]:
     )
 
 
+def cards_for_listing() -> QuerySet[Card]:
+    """What a result row shows: the card and its faction, nothing prefetched."""
+    return Card.objects.select_related("faction")
+
+
+def filter_cards(
+    queryset: QuerySet[Card],
+    *,
+    game: str | None = None,
+    faction: str | None = None,
+    kind: str | None = None,
+) -> QuerySet[Card]:
+    """Narrow a card queryset by the browser's select boxes (empty values are ignored)."""
+    if game:
+        queryset = queryset.filter(game=game)
+    if faction:
+        queryset = queryset.filter(faction__slug=faction)
+    if kind:
+        queryset = queryset.filter(kind=kind)
+    return queryset
+
+
+def card_detail_queryset() -> QuerySet[Card]:
+    """One card with everything its page or API detail shows, in a fixed number of queries."""
+    return Card.objects.select_related(
+        "faction", "sigil", "commander_card", "commander_card__faction", "replaces"
+    ).prefetch_related(
+        "characters",
+        "card_abilities__ability",
+        Prefetch("versions", queryset=CardVersion.objects.order_by("recorded_at", "version")),
+        Prefetch(
+            "commander_tactics",
+            queryset=Card.objects.select_related("faction").order_by("name_en"),
+        ),
+    )
+
+
+def card_by_external_id(game: str, external_id: str) -> Card | None:
+    return card_detail_queryset().filter(game=game, external_id=external_id).first()
+
+
+def card_by_pk(pk: int) -> Card | None:
+    return card_detail_queryset().filter(pk=pk).first()
+
+
+def card_display_name(game: str, external_id: str, lang: str = "en") -> str:
+    """ "Name - Title" of the card with this external id, or "" when there is none."""
+    card = Card.objects.filter(game=game, external_id=external_id).first()
+    return card.full_name(lang) if card else ""
+
+
+def cards_sharing_characters(card: Card) -> list[Card]:
+    """The other cards of the same character(s): every version of that person, both games."""
+    character_ids = [character.pk for character in card.characters.all()]
+    if not character_ids:
+        return []
+    return list(
+        Card.objects.filter(characters__in=character_ids)
+        .exclude(pk=card.pk)
+        .select_related("faction")
+        .distinct()
+        .order_by("game", "name_en", "title_en", "version")
+    )
+
+
+def mounted_counterparts(card: Card, others: list[Card] | None = None) -> list[Card]:
+    """Tactics figures: the mounted (or on-foot) card of the same character."""
+    if card.game != Game.TACTICS or card.kind not in FIGURE_KINDS:
+        return []
+    if others is None:
+        others = cards_sharing_characters(card)
+    return [
+        other
+        for other in others
+        if other.game == Game.TACTICS
+        and other.kind in FIGURE_KINDS
+        and other.mounted != card.mounted
+    ]
+
+
+def _faction_forbids_neutrals(slug: str) -> bool:
+    """Reads the faction's army rules (cards.faction_rules) for a "no_neutrals" record."""
+    try:
+        from .faction_rules import army_rules_for_faction
+    except ImportError:  # faction rules not loaded: the one faction the rulebook names
+        return slug in {"freefolk", "free-folk"}
+    for record in army_rules_for_faction(slug) or []:
+        kind = record.get("type") if isinstance(record, dict) else getattr(record, "type", None)
+        if kind == "no_neutrals":
+            return True
+    return False
+
+
+def factions_that_may_field(card: Card) -> list[Faction]:
+    """The factions whose lists may include this card.
+
+    A faction card: its own faction. A neutral card: every faction of its game except those
+    whose rules forbid neutrals (TMG Free Folk). A card without faction (Tactics equipment):
+    every faction of its game.
+    """
+    faction = card.faction
+    if faction is not None and not faction.is_neutral:
+        return [faction]
+    candidates = list(Faction.objects.filter(game=card.game))
+    if card.game != Game.TMG:
+        return candidates
+    return [f for f in candidates if f.is_neutral or not _faction_forbids_neutrals(f.slug)]
+
+
 def factions(*, game: str | None = None) -> QuerySet[Faction]:
     qs = Faction.objects.all()
     return qs.filter(game=game) if game else qs
 
 
+def factions_with_sigils(*, game: str | None = None) -> QuerySet[Faction]:
+    return factions(game=game).prefetch_related("sigils")
+
+
+def faction_choices() -> list[tuple[str, str, str]]:
+    """(slug, English name, French name) of every faction slug, once each, in display order."""
+    seen: dict[str, tuple[str, str, str]] = {}
+    for faction in Faction.objects.order_by("sort_order", "slug", "game"):
+        seen.setdefault(faction.slug, (faction.slug, faction.name_en, faction.name_fr))
+    return list(seen.values())
+
+
+def factions_by_slug(slug: str, *, game: str | None = None) -> QuerySet[Faction]:
+    return factions_with_sigils(game=game).filter(slug=slug)
+
+
 def scenarios(*, game: str | None = None) -> QuerySet[Scenario]:
     qs = Scenario.objects.all()
     return qs.filter(game=game) if game else qs
+
+
+def scenarios_by_slug(slug: str, *, game: str | None = None) -> QuerySet[Scenario]:
+    return scenarios(game=game).filter(slug=slug)
+
+
+def scenarios_grouped() -> dict[str, list[Scenario]]:
+    """Scenarios for the scenarios page: TMG game modes, Tactics sizes, Tactics scenarios."""
+    rows = list(Scenario.objects.all())
+    return {
+        "tmg_modes": [s for s in rows if s.game == Game.TMG],
+        "tactics_sizes": [
+            s for s in rows if s.game == Game.TACTICS and s.kind == ScenarioKind.GAME_SIZE
+        ],
+        "tactics_scenarios": [
+            s for s in rows if s.game == Game.TACTICS and s.kind != ScenarioKind.GAME_SIZE
+        ],
+        "other": [s for s in rows if s.game not in (Game.TMG, Game.TACTICS)],
+    }

@@ -1,11 +1,60 @@
 import pytest
 
+from cards.models import Card
+
 
 @pytest.mark.django_db
 def test_home_page_renders(client):
     response = client.get("/")
     assert response.status_code == 200
     assert b"Citadel" in response.content
+
+
+@pytest.mark.django_db
+def test_home_page_search_box_submits_to_card_browser(client):
+    body = client.get("/").content.decode()
+    assert 'action="/cards/"' in body and 'name="q"' in body
+
+
+@pytest.mark.django_db
+def test_home_page_counts_cards_per_game(client):
+    Card.objects.create(game="tmg", kind="unit", external_id="1", name_en="A")
+    Card.objects.create(game="tmg", kind="unit", external_id="2", name_en="B")
+    Card.objects.create(game="tactics", kind="hero", external_id="3", name_en="C")
+    games = {g["code"]: g["count"] for g in client.get("/").context["games"]}
+    assert games == {"tmg": 2, "tactics": 1}
+
+
+@pytest.mark.django_db
+def test_home_page_in_french(client):
+    client.cookies["django_language"] = "fr"
+    body = client.get("/").content.decode()
+    assert "Rechercher des cartes" in body and 'lang="fr"' in body
+
+
+@pytest.mark.django_db
+def test_pages_use_only_local_assets(client):
+    body = client.get("/cards/").content.decode()
+    assert "https://" not in body and "//cdn" not in body
+
+
+@pytest.mark.django_db
+def test_signup_page_renders(client):
+    assert client.get("/accounts/signup/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_signup_page_redirects_logged_in_user(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("jon", password="ghost-1234"))
+    assert client.get("/accounts/signup/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_logout_logs_out(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("jon", password="ghost-1234"))
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
 
 
 @pytest.mark.django_db

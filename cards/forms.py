@@ -1,0 +1,149 @@
+"""Forms of the card pages and the card admin."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import FIGURE_KINDS, TACTICS_KINDS, TMG_KINDS, Card, CardKind, Game
+
+
+def kind_choices() -> list:
+    labels = dict(CardKind.choices)
+    return [
+        ("", _("All kinds")),
+        (
+            _("Tabletop Miniatures Game"),
+            [(k, labels[k]) for k in CardKind.values if k in TMG_KINDS],
+        ),
+        (_("Tactics"), [(k, labels[k]) for k in CardKind.values if k in TACTICS_KINDS]),
+    ]
+
+
+def game_choices() -> list:
+    labels = dict(Game.choices)
+    return [("", _("Both games")), *((g, labels[g]) for g in (Game.TMG, Game.TACTICS))]
+
+
+class CardBrowseForm(forms.Form):
+    """The card browser's GET parameters. Invalid values are reported and then ignored."""
+
+    q = forms.CharField(
+        required=False,
+        label=_("Search"),
+        widget=forms.TextInput(
+            attrs={
+                "type": "search",
+                "placeholder": _("e.g. faction:stark kind:unit cost<=6"),
+                "autocomplete": "off",
+                "spellcheck": "false",
+            }
+        ),
+    )
+    game = forms.ChoiceField(required=False, label=_("Game"), choices=game_choices)
+    faction = forms.ChoiceField(required=False, label=_("Faction"))
+    kind = forms.ChoiceField(required=False, label=_("Kind"), choices=kind_choices)
+
+    def __init__(self, *args, factions: list[tuple[str, str]] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["faction"].choices = [("", _("All factions")), *factions]
+
+    def value(self, name: str) -> str:
+        """The cleaned value, or "" when the field is missing or invalid."""
+        data = getattr(self, "cleaned_data", {}) or {}
+        return data.get(name) or ""
+
+
+def figure_kind_from_cost(gold: int | None, silver: int | None, copper: int | None) -> str | None:
+    """The Tactics figure type its printed cost implies (tactics rulebook a.3, rule 10).
+
+    Any gold: hero. Silver without gold: champion. Copper only: soldier. None when a coin
+    is unknown or the card costs nothing (nothing can be inferred).
+    """
+    if None in (gold, silver, copper):
+        return None
+    if gold > 0:
+        return CardKind.HERO
+    if silver > 0:
+        return CardKind.CHAMPION
+    if copper > 0:
+        return CardKind.SOLDIER
+    return None
+
+
+class CardAdminForm(forms.ModelForm):
+    carriers = forms.MultipleChoiceField(
+        required=False,
+        choices=[(k, CardKind(k).label) for k in FIGURE_KINDS],
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Equipment: figure kinds that may carry it."),
+    )
+
+    class Meta:
+        model = Card
+        fields = [
+            "game",
+            "kind",
+            "external_id",
+            "faction",
+            "sigil",
+            "name_en",
+            "name_fr",
+            "title_en",
+            "title_fr",
+            "version",
+            "characters",
+            "is_character",
+            "is_commander",
+            "points",
+            "unit_type",
+            "tray",
+            "speed",
+            "defense",
+            "morale",
+            "wounds",
+            "attacks",
+            "commander_card",
+            "replaces",
+            "trigger_en",
+            "trigger_fr",
+            "text_en",
+            "text_fr",
+            "boxes",
+            "gold",
+            "silver",
+            "copper",
+            "mounted",
+            "will",
+            "carriers",
+            "is_unique",
+            "requirements",
+            "extra",
+            "source",
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        game, kind = cleaned.get("game"), cleaned.get("kind")
+        if game == Game.TMG and kind and kind not in TMG_KINDS:
+            self.add_error("kind", _("This kind belongs to ASOIAF Tactics, not to the TMG."))
+        if game == Game.TACTICS and kind and kind not in TACTICS_KINDS:
+            self.add_error("kind", _("This kind belongs to the TMG, not to ASOIAF Tactics."))
+        if game == Game.TACTICS and kind in FIGURE_KINDS:
+            expected = figure_kind_from_cost(
+                cleaned.get("gold"), cleaned.get("silver"), cleaned.get("copper")
+            )
+            if expected and expected != kind:
+                self.add_error(
+                    "kind",
+                    _(
+                        "A figure costing %(gold)s gold, %(silver)s silver and %(copper)s copper "
+                        "is a %(expected)s (any gold: hero; silver without gold: champion; "
+                        "copper only: soldier)."
+                    )
+                    % {
+                        "gold": cleaned.get("gold"),
+                        "silver": cleaned.get("silver"),
+                        "copper": cleaned.get("copper"),
+                        "expected": CardKind(expected).label,
+                    },
+                )
+        return cleaned

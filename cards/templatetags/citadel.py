@@ -1,0 +1,73 @@
+"""Presentation helpers for card templates: the current language's text, costs, stats."""
+
+from django import template
+from django.utils.html import format_html_join
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from cards.models import Game
+
+register = template.Library()
+
+
+def current_lang() -> str:
+    """ "fr" when the active language is French, else "en" (the two languages cards carry)."""
+    return "fr" if (get_language() or "en").lower().startswith("fr") else "en"
+
+
+def _field(obj, name: str):
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+@register.filter
+def loc(obj, field: str) -> str:
+    """`{{ card|loc:"name" }}`: the French `name_fr` in French when set, else `name_en`."""
+    if obj is None:
+        return ""
+    if current_lang() == "fr":
+        value = _field(obj, f"{field}_fr")
+        if value:
+            return value
+    return _field(obj, f"{field}_en") or ""
+
+
+@register.filter
+def full_name(card) -> str:
+    return card.full_name(current_lang()) if card is not None else ""
+
+
+@register.filter
+def nplus(value) -> str:
+    """A target number printed as on the card: 4 -> "4+", unknown -> "–"."""
+    return "–" if value in (None, "") else f"{value}+"
+
+
+@register.filter
+def dash(value) -> str:
+    return "–" if value in (None, "") else str(value)
+
+
+@register.filter
+def cost(card) -> str:
+    """The printed cost: TMG points ("Commander" at 0), Tactics gold/silver/copper chips."""
+    if card.game == Game.TACTICS:
+        coins = (
+            ("gold", _("Gold"), card.gold),
+            ("silver", _("Silver"), card.silver),
+            ("copper", _("Copper"), card.copper),
+        )
+        return format_html_join(
+            "",
+            '<span class="coin coin-{}{}" title="{}">{}</span>',
+            (
+                (key, " coin-zero" if amount == 0 else "", label, "?" if amount is None else amount)
+                for key, label, amount in coins
+            ),
+        )
+    if card.points is None:
+        return "–"
+    if card.points == 0 and card.is_commander:
+        return _("Commander")
+    return str(card.points)
