@@ -154,6 +154,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "GameEnum": "cards.models.Game",
+        "CheckedGameEnum": [("tmg", "tmg"), ("tactics", "tactics")],
+        "CardKindEnum": "cards.models.CardKind",
+        "ScenarioKindEnum": "cards.models.ScenarioKind",
+        "LanguageEnum": [("en", "en"), ("fr", "fr")],
+    },
 }
 
 # Where the demo command looks for rulebook files to import (issue: rules reference).
