@@ -114,7 +114,7 @@ def _build_tmg_pool() -> TmgPool:
                 basic[fact.faction].append(fact.id)
             else:
                 commander_cards[card.commander_card.external_id].append(fact.id)
-            removed = card.extra.get("replaces") or (
+            removed = card.extra.get("removes") or (
                 [card.replaces.external_id] if card.replaces_id else []
             )
             if removed:

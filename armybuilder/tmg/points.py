@@ -46,10 +46,13 @@ def ref_label(ref: Mapping) -> str:
 
 
 def commander_entries(draft: ArmyDraft) -> list[Entry]:
+    """The army's commander(s). A card that only stands in for the commander on the
+    battlefield (Areo Hotah for Doran Martell) is not a second commander."""
     return [
         entry
         for entry in draft.entries()
-        if entry.card.is_commander or entry.ref == draft.chosen_commander
+        if (entry.card.is_commander and not any(entry.card.records("acts_as_commander")))
+        or entry.ref == draft.chosen_commander
     ]
 
 

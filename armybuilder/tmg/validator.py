@@ -454,6 +454,19 @@ def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Total
                                 f"{_names(clash, 'fr')}",
                             )
                         )
+            elif kind == "controlled_by":
+                controllers = [{"card": card_id} for card_id in record.get("cards", ())]
+                if controllers and not any(
+                    entries_matching(ref, draft, excluding=entry.ref) for ref in controllers
+                ):
+                    wanted = ", ".join(record.get("cards", ()))
+                    findings.append(
+                        _unmet(
+                            entry,
+                            f"only comes with the card that controls it ({wanted})",
+                            f"ne vient qu'avec la carte qui le contrôle ({wanted})",
+                        )
+                    )
             elif kind == "fielded_by_ability":
                 findings.append(
                     _unmet(

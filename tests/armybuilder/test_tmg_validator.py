@@ -367,3 +367,42 @@ def test_tactics_deck_replacement_removes_the_basic_card():
     context = ArmyContext(basic_deck=("40201", "40202"), replaces={"40209": ("40202",)})
     deck = build_tactics_deck(army(unit("u1", SWORN_SWORDS, commander)), context)
     assert [c.card_id for c in deck] == ["40201", "40208", "40209", "40210"]
+
+
+DORAN = CardFacts(
+    id="30901",
+    kind="ncu",
+    faction="martell",
+    name_en="Doran Martell",
+    title_en="Lord of Sunspear",
+    points=4,
+    is_character=True,
+    characters=("doran-martell",),
+    is_commander=True,
+)
+AREO = CardFacts(
+    id="20903",
+    kind="attachment",
+    faction="martell",
+    name_en="Areo Hotah",
+    title_en="Captain of the Guard",
+    points=0,
+    unit_type="infantry",
+    is_character=True,
+    characters=("areo-hotah",),
+    is_commander=True,
+    requirements=({"type": "acts_as_commander"}, {"type": "controlled_by", "cards": ["30901"]}),
+)
+SPEARMEN = replace(SWORN_SWORDS, id="10901", faction="martell", name_en="Martell Spearmen")
+
+
+def test_ab09_battlefield_stand_in_is_not_a_second_commander():
+    draft = army(unit("u1", SPEARMEN, AREO), ncus=(DORAN,), faction="martell")
+    assert codes(draft) == []
+
+
+def test_ab28_controlled_card_without_its_controller_is_flagged():
+    assert codes(army(unit("u1", SPEARMEN, AREO), faction="martell")) == [
+        "COMMANDER_MISSING",
+        "REQUIREMENT_UNMET",
+    ]
