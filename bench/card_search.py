@@ -52,11 +52,11 @@ def main() -> None:
     import django
 
     django.setup()
-    from cards.query import search_cards
     from django.core.management import call_command
     from django.db import connection
 
     from cards.models import Card
+    from cards.query import search_cards
 
     print(f"database: {connection.vendor}")
     call_command("migrate", verbosity=0)
