@@ -212,21 +212,35 @@ def attack_rows(card: Card, lang: str) -> list[dict]:
     return rows
 
 
-def _stat_value(value) -> str:
+def _attack_summary(attack: dict) -> str:
+    dice = attack.get("dice")
+    dice_text = "/".join(str(d) for d in dice) if isinstance(dice, list) else str(dice or "")
+    to_hit = f"{attack['to_hit']}+" if attack.get("to_hit") is not None else ""
+    parts = " ".join(p for p in (str(attack.get("range") or ""), to_hit, dice_text) if p)
+    return f"{attack.get('name_en') or attack.get('name') or '?'} ({parts})"
+
+
+def _stat_value(key: str, value) -> str:
+    if key == "attacks" and isinstance(value, list):
+        return "; ".join(_attack_summary(a) for a in value if isinstance(a, dict))
+    if key == "requirements" and isinstance(value, list):
+        return ", ".join(str(r.get("type")) for r in value if isinstance(r, dict))
     if isinstance(value, list | dict):
         text = json.dumps(value, ensure_ascii=False)
         return text if len(text) <= 80 else text[:77] + "…"
-    return "–" if value is None else str(value)
+    return str(value)
 
 
 def stats_rows(stats: dict) -> list[dict]:
-    """A recorded version's stats snapshot as (label, value) rows, known stats first."""
+    """A recorded version's stats snapshot as (label, value) rows, known stats first;
+    stats the card does not have (the other game's fields) are left out."""
     if not isinstance(stats, dict):
         return []
-    known = [key for key in STAT_LABELS if key in stats]
-    others = sorted(key for key in stats if key not in STAT_LABELS)
+    present = {key: value for key, value in stats.items() if value not in (None, "", [], {})}
+    known = [key for key in STAT_LABELS if key in present]
+    others = sorted(key for key in present if key not in STAT_LABELS)
     return [
-        {"label": STAT_LABELS.get(key, key), "value": _stat_value(stats[key])}
+        {"label": STAT_LABELS.get(key, key), "value": _stat_value(key, present[key])}
         for key in known + others
     ]
 
