@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .figure_types import figure_kind_from_cost
 from .models import FIGURE_KINDS, TACTICS_KINDS, TMG_KINDS, Card, CardKind, Game
 
 
@@ -50,23 +51,6 @@ class CardBrowseForm(forms.Form):
         """The cleaned value, or "" when the field is missing or invalid."""
         data = getattr(self, "cleaned_data", {}) or {}
         return data.get(name) or ""
-
-
-def figure_kind_from_cost(gold: int | None, silver: int | None, copper: int | None) -> str | None:
-    """The Tactics figure type its printed cost implies (tactics rulebook a.3, rule 10).
-
-    Any gold: hero. Silver without gold: champion. Copper only: soldier. None when a coin
-    is unknown or the card costs nothing (nothing can be inferred).
-    """
-    if None in (gold, silver, copper):
-        return None
-    if gold > 0:
-        return CardKind.HERO
-    if silver > 0:
-        return CardKind.CHAMPION
-    if copper > 0:
-        return CardKind.SOLDIER
-    return None
 
 
 class CardAdminForm(forms.ModelForm):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from cards.figure_types import figure_kind_from_cost
+
 COIN_TYPES = ("gold", "silver", "copper")
 FIGURE_KINDS = ("hero", "champion", "soldier")
 
@@ -40,14 +42,7 @@ class Coins:
 
 
 def kind_for_cost(cost: Coins) -> str | None:
-    """Any gold makes a hero, silver without gold a champion, copper only a soldier."""
-    if cost.gold > 0:
-        return "hero"
-    if cost.silver > 0:
-        return "champion"
-    if cost.copper > 0:
-        return "soldier"
-    return None
+    return figure_kind_from_cost(cost.gold, cost.silver, cost.copper)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from cards.forms import CardAdminForm, figure_kind_from_cost
+from cards.figure_types import figure_kind_from_cost
+from cards.forms import CardAdminForm
 from cards.models import (
     Ability,
     Card,
