@@ -14,7 +14,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cards.figure_types import figure_kind_from_cost
 from cards.models import (
+    FIGURE_KINDS,
     TACTICS_KINDS,
     TMG_KINDS,
     Ability,
@@ -500,6 +502,13 @@ class _DocumentReader:
             cost = self.obj(cost, f"{where}.cost")
             for coin in ("gold", "silver", "copper"):
                 setattr(record, coin, self.count(cost, coin, where, label=f"{coin} cost"))
+        implied = figure_kind_from_cost(record.gold, record.silver, record.copper)
+        if record.kind in FIGURE_KINDS and implied and implied != record.kind:
+            raise self.fail(
+                where,
+                f"a {record.kind} cannot cost {record.gold}-{record.silver}-{record.copper}: "
+                f"that cost makes a {implied}",
+            )
         record.mounted = self.flag(item, "mounted", where)
         record.will = self.count(item, "will", where)
         record.defense = self.count(item, "defense", where)

@@ -325,3 +325,24 @@ def test_import_command_bad_file_exits_2_with_one_line(tmp_path):
     assert result.returncode == 2
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("CommandError: import_cards: bad.json row 1: invalid JSON")
+
+
+def test_tactics_figure_whose_kind_contradicts_its_cost_fails_the_import(tmp_path):
+    document = {
+        "format": "citadel-cards/1",
+        "game": "tactics",
+        "factions": [{"id": "baratheon", "name": {"en": "Baratheon"}}],
+        "cards": [
+            {
+                "id": "tac-bad",
+                "kind": "soldier",
+                "faction": "baratheon",
+                "name": {"en": "Gilded Soldier"},
+                "cost": {"gold": 1, "silver": 0, "copper": 0},
+            }
+        ],
+    }
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(CardImportError, match="that cost makes a hero"):
+        read_citadel_json(path)
