@@ -45,6 +45,9 @@ def _narrower(line: ListLine, role_hint: str | None, faction: str | None):
             steps.append(lambda c: str(c.points) == line.cost)
         if faction:
             steps.append(lambda c: c.faction in (faction, "neutral"))
+            # The same card printed for the army's faction and as a neutral (Bolton's
+            # Inner Circle reprints): the army's own version is the one meant.
+            steps.append(lambda c: c.faction == faction)
         pool = [c for c in candidates if c.kind in ("unit", "attachment", "ncu")] or candidates
         for step in steps:
             narrowed = [c for c in pool if step(c)]
@@ -167,11 +170,21 @@ def build_tmg_draft(
             unattached.append(Entry(ref=ref, card=card))
             resolved.append(ResolvedEntry(ref, line.number, card, "attachment", None, corrected))
 
+    host_unresolved = False
     for line in parsed.lines:
         role_hint = {"ncus": "ncu"}.get(line.section or "")
-        if line.attached or (units and line.indent > 0 and line.section != "ncus"):
+        nested = line.attached or (line.indent > 0 and line.section != "ncus")
+        if nested and (units or host_unresolved):
             role_hint = "attachment"
         lookup = index.lookup(line.name, narrow=_narrower(line, role_hint, faction))
+        if nested and host_unresolved:
+            # Its unit could not be read: report the line only if it is unknown too, and
+            # keep it out of the army rather than hang it on the wrong unit.
+            if lookup.card is None:
+                findings.append(_unknown(line, lookup))
+            continue
+        if not nested:
+            host_unresolved = lookup.card is None
         if lookup.card is None:
             if line.number == parsed.first_line and not line.bulleted and not lookup.ambiguous:
                 # Pasted lists often open with a free-text title line ("stark 40pts").

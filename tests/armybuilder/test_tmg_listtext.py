@@ -241,3 +241,24 @@ def test_unknown_faction_header_is_reported():
 def test_parser_never_raises_on_arbitrary_text(text):
     result = build(text)
     assert result.draft is not None or [f.code for f in result.findings] == ["LIST_UNPARSEABLE"]
+
+
+def test_army_faction_version_wins_over_its_neutral_twin():
+    neutral_twin = replace(SWORN, id="10499", faction="neutral")
+    index = CardIndex([SWORN, neutral_twin, ROBB_LORD])
+    result = build_tmg_draft(
+        parse_tmg_text("Faction: Stark\n• Stark Sworn Swords (5)\n  • Robb Stark (C)"),
+        index=index,
+        factions=FACTIONS,
+        ruleset=get_ruleset(),
+    )
+    assert result.draft.units[0].card.id == "10201"
+
+
+def test_attachment_under_an_unknown_unit_is_not_hung_on_the_previous_unit():
+    text = (
+        "Faction: Stark\n• Stark Sworn Swords (5)\n• Wildling Mystery Band (5)\n  • Robb Stark (C)"
+    )
+    result = build(text)
+    assert [f.code for f in result.findings] == ["CARD_UNKNOWN"]
+    assert result.draft.units[0].attachments == ()
