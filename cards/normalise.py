@@ -2,16 +2,23 @@
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'", "´": "'"})
 _LIGATURES = {"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "ß": "ss"}
 _SPACES = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=65536)
 def fold(text: str) -> str:
-    """Lower-case, accent-free, ligature-free text with straight apostrophes and single spaces."""
+    """Lower-case, accent-free, ligature-free text with straight apostrophes and single spaces.
+
+    Cached: list checking folds the same card names and list lines over and over.
+    """
     if not text:
         return ""
+    if text.isascii():
+        return _SPACES.sub(" ", text.replace("`", "'").lower()).strip()
     text = text.translate(_APOSTROPHES)
     for ligature, plain in _LIGATURES.items():
         text = text.replace(ligature, plain)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from cards.normalise import fold
 
@@ -44,12 +45,19 @@ class CardFacts:
     def is_neutral(self) -> bool:
         return self.faction == "neutral"
 
-    @property
-    def is_solo(self) -> bool:
-        return self.tray == "solo" or any(r.get("type") == "solo" for r in self.requirements)
+    @cached_property
+    def _records_by_type(self) -> dict[str, tuple[Mapping, ...]]:
+        grouped: dict[str, list[Mapping]] = {}
+        for record in self.requirements:
+            grouped.setdefault(record.get("type", ""), []).append(record)
+        return {kind: tuple(records) for kind, records in grouped.items()}
 
-    def records(self, record_type: str) -> Iterator[Mapping]:
-        return (r for r in self.requirements if r.get("type") == record_type)
+    @cached_property
+    def is_solo(self) -> bool:
+        return self.tray == "solo" or bool(self.records("solo"))
+
+    def records(self, record_type: str) -> tuple[Mapping, ...]:
+        return self._records_by_type.get(record_type, ())
 
     def matches_name(self, name: str, title: str | None = None) -> bool:
         if fold(self.name_en) != fold(name) and fold(self.name_fr) != fold(name):
@@ -92,12 +100,29 @@ class ArmyDraft:
         for attachment in self.unattached:
             yield None, attachment
 
-    def entries(self) -> Iterator[Entry]:
+    def entries(self) -> tuple[Entry, ...]:
+        return self._entries
+
+    @cached_property
+    def _entries(self) -> tuple[Entry, ...]:
+        ordered: list[Entry] = []
         for unit in self.units:
-            yield unit
-            yield from unit.attachments
-        yield from self.ncus
-        yield from self.unattached
+            ordered.append(unit)
+            ordered.extend(unit.attachments)
+        ordered.extend(self.ncus)
+        ordered.extend(self.unattached)
+        return tuple(ordered)
+
+    @cached_property
+    def commanders(self) -> tuple[Entry, ...]:
+        """The army's commander(s). A card that only stands in for the commander on the
+        battlefield (Areo Hotah for Doran Martell) is not a second commander."""
+        return tuple(
+            entry
+            for entry in self._entries
+            if (entry.card.is_commander and not entry.card.records("acts_as_commander"))
+            or entry.ref == self.chosen_commander
+        )
 
     def without(self, ref: str) -> ArmyDraft:
         """The same army with one entry removed (a unit takes its attachments with it)."""

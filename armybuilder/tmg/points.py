@@ -46,14 +46,7 @@ def ref_label(ref: Mapping) -> str:
 
 
 def commander_entries(draft: ArmyDraft) -> list[Entry]:
-    """The army's commander(s). A card that only stands in for the commander on the
-    battlefield (Areo Hotah for Doran Martell) is not a second commander."""
-    return [
-        entry
-        for entry in draft.entries()
-        if (entry.card.is_commander and not any(entry.card.records("acts_as_commander")))
-        or entry.ref == draft.chosen_commander
-    ]
+    return list(draft.commanders)
 
 
 def _optional_commander_record(draft: ArmyDraft, context: ArmyContext) -> Mapping | None:
@@ -72,14 +65,19 @@ def _optional_commander_record(draft: ArmyDraft, context: ArmyContext) -> Mappin
 
 def entry_points(draft: ArmyDraft, context: ArmyContext) -> dict[str, int]:
     """Points per entry ref after reductions (never below 0)."""
-    hosts = {a.ref: unit for unit, a in draft.attachments() if unit is not None}
+    hosts: dict[str, UnitEntry] | None = None
     points: dict[str, int] = {}
     free_groups_used: set[str] = set()
     for entry in draft.entries():
         cost = entry.card.points or 0
+        if not entry.card.requirements:
+            points[entry.ref] = max(cost, 0)
+            continue
         for record in entry.card.records("cost_reduction"):
             present = record.get("when_present")
             attached_to = record.get("when_attached_to")
+            if hosts is None:
+                hosts = {a.ref: unit for unit, a in draft.attachments() if unit is not None}
             host: UnitEntry | None = hosts.get(entry.ref)
             if (present and entries_matching(present, draft, excluding=entry.ref)) or (
                 attached_to and host is not None and ref_matches_card(attached_to, host.card)
@@ -109,7 +107,7 @@ def entry_points(draft: ArmyDraft, context: ArmyContext) -> dict[str, int]:
 
 
 def neutral_points(draft: ArmyDraft, points: Mapping[str, int]) -> int:
-    commanders = {entry.ref for entry in commander_entries(draft)}
+    commanders = {entry.ref for entry in draft.commanders}
     total = 0
     for entry in draft.entries():
         if not entry.card.is_neutral:

@@ -89,13 +89,19 @@ def ab01_points_budget(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
 
 
 def ab05_one_faction(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
+    own, neutral_army = draft.faction, draft.faction == "neutral"
+    strangers = [
+        entry
+        for entry in draft.entries()
+        if entry.card.faction != own and (neutral_army or entry.card.faction != "neutral")
+    ]
+    if not strangers:
+        return []
     allowances = [r for r in context.faction_rules if r.get("type") == "faction_allowance"]
     remaining = Counter({id(r): int(r.get("count", 1)) for r in allowances})
     findings = []
-    for entry in draft.entries():
+    for entry in strangers:
         card = entry.card
-        if card.faction == draft.faction or (card.is_neutral and draft.faction != "neutral"):
-            continue
         allowance = next(
             (
                 r
@@ -282,6 +288,8 @@ def ab20_attachment_needs_host(
 
 
 def _extra_slots(unit, attachment: Entry) -> bool:
+    if not attachment.card.requirements:
+        return False
     for record in attachment.card.records("ignores_attachment_limit"):
         condition = record.get("when_host_has")
         if not condition:
@@ -387,9 +395,12 @@ def _conflict(entries: tuple[str, ...], en: str, fr: str, *, rule: str = "AB-28"
 
 
 def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
+    constrained = [entry for entry in draft.entries() if entry.card.requirements]
+    if not constrained:
+        return []
     findings: list[Finding] = []
     hosts = {a.ref: unit for unit, a in draft.attachments() if unit is not None}
-    for entry in draft.entries():
+    for entry in constrained:
         card = entry.card
         for record in card.requirements:
             kind = record.get("type")
@@ -482,6 +493,8 @@ def ab28_loyalties(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> li
     """Cards tagged with different loyalties never share an army; untagged cards are free."""
     by_loyalty: dict[str, list[Entry]] = defaultdict(list)
     for entry in draft.entries():
+        if not entry.card.requirements:
+            continue
         for record in entry.card.records("loyalty"):
             by_loyalty[record.get("to", "")].append(entry)
     if len(by_loyalty) < 2:
@@ -503,7 +516,8 @@ def ab28_copy_limits(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> 
     findings = []
     by_card: dict[str, list[Entry]] = defaultdict(list)
     for entry in draft.entries():
-        by_card[entry.card.id].append(entry)
+        if entry.card.requirements:
+            by_card[entry.card.id].append(entry)
     for entries in by_card.values():
         card = entries[0].card
         for record in card.records("copy_limit"):
