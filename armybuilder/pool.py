@@ -38,6 +38,7 @@ class TmgPool:
             tactics_cards=self.tactics_cards,
             basic_deck=self.basic_decks.get(faction, ()),
             replaces=self.replaces,
+            faction_names=self.faction_names,
         )
 
 

@@ -155,3 +155,9 @@ class ArmyContext:
     basic_deck: tuple[str, ...] = ()
     # Replacement map: tactics card id -> the basic-deck card ids it replaces.
     replaces: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Display names of factions: slug -> (English, French).
+    faction_names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+    def faction_name(self, slug: str | None, lang: str = "en") -> str:
+        en, fr = self.faction_names.get(slug or "", (slug or "", slug or ""))
+        return fr if lang == "fr" else en

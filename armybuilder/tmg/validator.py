@@ -123,8 +123,10 @@ def ab05_one_faction(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> 
             )
         else:
             message = Text(
-                f"{card.label('en')} belongs to {card.faction}, not {draft.faction} or Neutral",
-                f"{card.label('fr')} appartient à {card.faction}, ni à {draft.faction} ni "
+                f"{card.label('en')} belongs to {context.faction_name(card.faction)}, not "
+                f"{context.faction_name(draft.faction)} or Neutral",
+                f"{card.label('fr')} appartient à {context.faction_name(card.faction, 'fr')}, "
+                f"ni à {context.faction_name(draft.faction, 'fr')} ni "
                 "aux Neutres",
             )
         findings.append(
@@ -179,8 +181,10 @@ def faction_no_neutrals(draft: ArmyDraft, context: ArmyContext, totals: Totals) 
             code="NEUTRALS_FORBIDDEN",
             rule=f"card {rule.get('rule_card', '')}".strip(),
             message=Text(
-                f"{draft.faction} armies may not include neutral cards: {_names(neutrals, 'en')}",
-                f"les armées {draft.faction} ne peuvent inclure aucune carte neutre : "
+                f"{context.faction_name(draft.faction)} armies may not include neutral cards: "
+                f"{_names(neutrals, 'en')}",
+                f"les armées {context.faction_name(draft.faction, 'fr')} ne peuvent inclure "
+                "aucune carte neutre : "
                 f"{_names(neutrals, 'fr')}",
             ),
             entries=tuple(e.ref for e in neutrals),
@@ -448,8 +452,9 @@ def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Total
                     findings.append(
                         _unmet(
                             entry,
-                            f"may only join a {record.get('faction')} unit",
-                            f"ne peut rejoindre qu'une unité {record.get('faction')}",
+                            f"may only join a {context.faction_name(record.get('faction'))} unit",
+                            "ne peut rejoindre qu'une unité "
+                            f"{context.faction_name(record.get('faction'), 'fr')}",
                         )
                     )
             elif kind == "not_with":
@@ -606,6 +611,8 @@ def faction_rule_cards(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
                         )
                     )
         elif kind == "prefer_faction_version":
+            own_en = context.faction_name(draft.faction)
+            own_fr = context.faction_name(draft.faction, "fr")
             for entry in draft.entries():
                 if entry.card.faction != record.get("over", "neutral"):
                     continue
@@ -614,10 +621,10 @@ def faction_rule_cards(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
                     findings.append(
                         _conflict(
                             (entry.ref,),
-                            f"{entry.card.label('en')}: a {draft.faction} army must take the "
-                            f"{draft.faction} version of {', '.join(sorted(shared))}",
-                            f"{entry.card.label('fr')} : une armée {draft.faction} doit prendre "
-                            f"la version {draft.faction} de {', '.join(sorted(shared))}",
+                            f"{entry.card.label('en')}: a {own_en} army must take the "
+                            f"{own_en} version of {', '.join(sorted(shared))}",
+                            f"{entry.card.label('fr')} : une armée {own_fr} doit prendre "
+                            f"la version {own_fr} de {', '.join(sorted(shared))}",
                             rule=rule,
                         )
                     )
