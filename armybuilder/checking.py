@@ -6,6 +6,7 @@ Results are plain dicts in the shape of contracts §3 (`checklist --format json`
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -15,8 +16,9 @@ from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tmg_pool
 from armybuilder.tactics.text import build_warband, parse_warband_text, write_warband_text
 from armybuilder.tactics.validator import validate_warband
 from armybuilder.tmg.deck import build_tactics_deck
-from armybuilder.tmg.from_text import build_tmg_draft
-from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
+from armybuilder.tmg.draft import ArmyDraft
+from armybuilder.tmg.from_text import ResolvedEntry, build_tmg_draft
+from armybuilder.tmg.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from armybuilder.tmg.to_text import write_tmg_text
 from armybuilder.tmg.validator import validate_army
 
@@ -62,6 +64,97 @@ def _too_long(text: str) -> Finding | None:
     )
 
 
+def _empty_tmg_result(ruleset: Ruleset) -> dict:
+    return {
+        "legal": False,
+        "game": "tmg",
+        "ruleset": ruleset.id,
+        "faction": None,
+        "points": None,
+        "entries": [],
+        "findings": [],
+        "deck": [],
+    }
+
+
+def draft_entries(draft: ArmyDraft) -> tuple[ResolvedEntry, ...]:
+    """The entries of a draft that was not read from text (a saved list): no line numbers."""
+    rows: list[ResolvedEntry] = []
+    for unit in draft.units:
+        rows.append(ResolvedEntry(ref=unit.ref, line=None, card=unit.card, role="unit"))
+        rows.extend(
+            ResolvedEntry(ref=a.ref, line=None, card=a.card, role="attachment", host=unit.ref)
+            for a in unit.attachments
+        )
+    rows.extend(
+        ResolvedEntry(ref=a.ref, line=None, card=a.card, role="attachment")
+        for a in draft.unattached
+    )
+    rows.extend(ResolvedEntry(ref=n.ref, line=None, card=n.card, role="ncu") for n in draft.ncus)
+    return tuple(rows)
+
+
+def tmg_result(
+    draft: ArmyDraft,
+    *,
+    pool: TmgPool,
+    lang: str = "en",
+    entries: Sequence[ResolvedEntry] | None = None,
+    findings: Sequence[Finding] = (),
+    points_assumed: bool = False,
+) -> dict:
+    """Validate a draft and build the contract §3 result: the one place that shapes it.
+
+    `entries` are the resolved lines of a pasted list (default: the draft's own entries,
+    for a saved list); `findings` are what reading the text already found.
+    """
+    context = pool.context_for(draft.faction)
+    report = validate_army(draft, context)
+    findings = [*findings, *report.findings]
+    totals = report.totals
+    result = _empty_tmg_result(draft.ruleset)
+    result.update(
+        legal=is_legal(findings),
+        faction=draft.faction,
+        name=draft.name,
+        points={
+            "spent": totals.spent,
+            "limit": draft.points_limit,
+            "neutral": totals.neutral,
+            "neutral_cap": totals.neutral_cap,
+            "limit_assumed": points_assumed,
+        },
+        entries=[
+            {
+                "ref": entry.ref,
+                "line": entry.line,
+                "role": entry.role,
+                "host": entry.host,
+                "id": entry.card.id,
+                "name": entry.card.label(lang),
+                "faction": entry.card.faction,
+                "points": totals.points.get(entry.ref, 0),
+                "printed_points": entry.card.points,
+                "commander": entry.card.is_commander or entry.ref == draft.chosen_commander,
+                **({"corrected_from": entry.corrected_from} if entry.corrected_from else {}),
+            }
+            for entry in (draft_entries(draft) if entries is None else entries)
+        ],
+        findings=_findings_json(findings, lang),
+        deck=[
+            {
+                "id": card.card_id,
+                "name": card.name_fr if lang == "fr" else card.name_en,
+                "copies": card.copies,
+                "source": card.source,
+            }
+            for card in build_tactics_deck(draft, context)
+        ],
+        text=write_tmg_text(draft, faction_names=pool.faction_names, lang=lang),
+    )
+    return result
+
+
 def check_tmg_text(
     text: str, *, ruleset_id: str | None = None, lang: str = "en", pool: TmgPool | None = None
 ) -> dict:
@@ -80,64 +173,18 @@ def check_tmg_text(
     too_long = _too_long(text)
     if too_long:
         findings.append(too_long)
-    result = {
-        "legal": False,
-        "game": "tmg",
-        "ruleset": ruleset.id,
-        "faction": None,
-        "points": None,
-        "entries": [],
-        "findings": [],
-        "deck": [],
-    }
     if build.draft is None:
+        result = _empty_tmg_result(ruleset)
         result["findings"] = _findings_json(findings, lang)
         return result
-    draft = build.draft
-    context = pool.context_for(draft.faction)
-    report = validate_army(draft, context)
-    findings.extend(report.findings)
-    totals = report.totals
-    result.update(
-        legal=is_legal(findings),
-        faction=draft.faction,
-        name=draft.name,
-        points={
-            "spent": totals.spent,
-            "limit": draft.points_limit,
-            "neutral": totals.neutral,
-            "neutral_cap": totals.neutral_cap,
-            "limit_assumed": build.points_assumed,
-        },
-        entries=[
-            {
-                "ref": entry.ref,
-                "line": entry.line,
-                "role": entry.role,
-                "host": entry.host,
-                "id": entry.card.id,
-                "name": entry.card.label(lang),
-                "faction": entry.card.faction,
-                "points": totals.points.get(entry.ref, 0),
-                "printed_points": entry.card.points,
-                "commander": entry.card.is_commander or entry.ref == draft.chosen_commander,
-                **({"corrected_from": entry.corrected_from} if entry.corrected_from else {}),
-            }
-            for entry in build.entries
-        ],
-        findings=_findings_json(findings, lang),
-        deck=[
-            {
-                "id": card.card_id,
-                "name": card.name_fr if lang == "fr" else card.name_en,
-                "copies": card.copies,
-                "source": card.source,
-            }
-            for card in build_tactics_deck(draft, context)
-        ],
-        text=write_tmg_text(draft, faction_names=pool.faction_names, lang=lang),
+    return tmg_result(
+        build.draft,
+        pool=pool,
+        lang=lang,
+        entries=build.entries,
+        findings=findings,
+        points_assumed=build.points_assumed,
     )
-    return result
 
 
 def check_tactics_text(text: str, *, lang: str = "en", pool: TacticsPool | None = None) -> dict:

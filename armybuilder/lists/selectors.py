@@ -1,0 +1,409 @@
+"""Reads of saved lists: who may see a list, the draft the validator reads, the report.
+
+`list_report` returns exactly what `checking.check_tmg_text` returns for the same army
+(contracts §3 shape, canonical text and tactics deck included): both go through
+`checking.tmg_result`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, QuerySet
+
+from armybuilder.checking import tmg_result
+from armybuilder.findings import Finding, Severity, Text
+from armybuilder.pool import TmgPool, tmg_pool
+from armybuilder.tmg.draft import ArmyDraft, Entry, UnitEntry
+from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
+from armybuilder.tmg.to_text import write_tmg_text
+from cards.models import Card, CardKind, Game
+
+from .hosts import check_hosts, may_be_chosen_commander
+from .models import ArmyList, EntryRole, ListEntry, Visibility
+
+# --- access ------------------------------------------------------------------------------------
+
+
+def lists_for_user(user: AbstractBaseUser | AnonymousUser | None) -> QuerySet[ArmyList]:
+    if user is None or not user.is_authenticated:
+        return ArmyList.objects.none()
+    return (
+        ArmyList.objects.filter(owner=user)
+        .select_related("faction")
+        .annotate(entry_count=Count("entries"))
+        .order_by("-updated_at", "-id")
+    )
+
+
+def lists_for_session(list_ids: Collection[int]) -> QuerySet[ArmyList]:
+    """Anonymous lists this browser session created and nobody has saved yet."""
+    return (
+        ArmyList.objects.filter(pk__in=list(list_ids), owner__isnull=True)
+        .select_related("faction")
+        .annotate(entry_count=Count("entries"))
+        .order_by("-updated_at", "-id")
+    )
+
+
+def can_edit(
+    army_list: ArmyList,
+    *,
+    user: AbstractBaseUser | AnonymousUser | None,
+    session_list_ids: Collection[int] = (),
+) -> bool:
+    """The owner edits an owned list; the creating session edits an anonymous one."""
+    if army_list.owner_id is not None:
+        return user is not None and user.is_authenticated and user.pk == army_list.owner_id
+    return army_list.pk in set(session_list_ids)
+
+
+def _token(value) -> uuid.UUID | None:
+    if isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def get_list_for_viewer(
+    *,
+    list_id: int | None = None,
+    token: str | uuid.UUID | None = None,
+    user: AbstractBaseUser | AnonymousUser | None = None,
+    session_list_ids: Collection[int] = (),
+) -> ArmyList | None:
+    """The list if this viewer may read it: its owner, the anonymous session that created it,
+    or anyone holding the share token of a list shared by link. None otherwise (a 404)."""
+    lists = ArmyList.objects.select_related("faction", "owner")
+    if list_id is not None:
+        army_list = lists.filter(pk=list_id).first()
+        if army_list is None:
+            return None
+        if can_edit(army_list, user=user, session_list_ids=session_list_ids):
+            return army_list
+        shared = _token(token)
+        if (
+            shared is not None
+            and army_list.visibility == Visibility.LINK
+            and army_list.share_token == shared
+        ):
+            return army_list
+        return None
+    shared = _token(token)
+    if shared is None:
+        return None
+    return lists.filter(share_token=shared, visibility=Visibility.LINK).first()
+
+
+def get_list_for_editor(
+    *,
+    list_id: int,
+    user: AbstractBaseUser | AnonymousUser | None,
+    session_list_ids: Collection[int] = (),
+) -> ArmyList | None:
+    army_list = ArmyList.objects.select_related("faction", "owner").filter(pk=list_id).first()
+    if army_list is None or not can_edit(army_list, user=user, session_list_ids=session_list_ids):
+        return None
+    return army_list
+
+
+def pickable_cards(army_list: ArmyList) -> QuerySet[Card]:
+    """What the builder's card picker searches: TMG units, attachments and NCUs of the
+    list's faction and Neutral (a Neutral army: neutral cards only)."""
+    return Card.objects.select_related("faction").filter(
+        game=Game.TMG,
+        kind__in=(CardKind.UNIT, CardKind.ATTACHMENT, CardKind.NCU),
+        faction__slug__in={army_list.faction.slug, "neutral"},
+    )
+
+
+def entry_of_list(army_list: ArmyList, entry_id) -> ListEntry | None:
+    try:
+        entry_id = int(entry_id)
+    except (TypeError, ValueError):
+        return None
+    return (
+        ListEntry.objects.select_related("card", "parent")
+        .filter(army_list=army_list, pk=entry_id)
+        .first()
+    )
+
+
+def card_by_pk(card_id) -> Card | None:
+    try:
+        card_id = int(card_id)
+    except (TypeError, ValueError):
+        return None
+    return Card.objects.select_related("faction").filter(pk=card_id).first()
+
+
+# --- the draft ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListDraft:
+    draft: ArmyDraft
+    refs: dict[int, str]  # ListEntry pk -> entry ref in the draft and the findings
+    entries: tuple[ListEntry, ...]
+    missing: tuple[Finding, ...] = ()  # entries whose card is not in the TMG pool
+
+
+def _entries(army_list: ArmyList) -> list[ListEntry]:
+    return list(
+        army_list.entries.select_related("card", "card__faction").order_by("position", "id")
+    )
+
+
+def _missing(entry: ListEntry) -> Finding:
+    label = entry.card.full_name()
+    return Finding(
+        code="CARD_UNKNOWN",
+        rule="list-format",
+        message=Text(
+            f"{label} is not a card of the Tabletop Miniatures Game pool",
+            f"{entry.card.full_name('fr')} n'est pas une carte du jeu de figurines",
+        ),
+        entries=(f"entry-{entry.pk}",),
+        fix=Text(f"remove {label}", f"retirez {entry.card.full_name('fr')}"),
+    )
+
+
+def build_list_draft(army_list: ArmyList, pool: TmgPool | None = None) -> ListDraft:
+    """The draft of a saved list, with refs numbered exactly as the text reader numbers them,
+    so a list and its canonical text give equal drafts and the same findings."""
+    pool = pool or tmg_pool()
+    entries = _entries(army_list)
+    try:
+        ruleset = get_ruleset(army_list.ruleset or None)
+    except UnknownRuleset:
+        ruleset = get_ruleset()
+    facts = {e.pk: pool.by_id.get(e.card.external_id) for e in entries}
+    missing = tuple(_missing(e) for e in entries if facts[e.pk] is None)
+    present = [e for e in entries if facts[e.pk] is not None]
+    units = [e for e in present if e.role == EntryRole.UNIT]
+    unit_pks = {e.pk for e in units}
+    refs: dict[int, str] = {}
+    unit_entries: list[UnitEntry] = []
+    for number, unit in enumerate(units, start=1):
+        ref = f"unit-{number}"
+        refs[unit.pk] = ref
+        attachments = []
+        hosted = [e for e in present if e.role == EntryRole.ATTACHMENT and e.parent_id == unit.pk]
+        for count, attachment in enumerate(hosted, start=1):
+            refs[attachment.pk] = f"{ref}.attachment-{count}"
+            attachments.append(Entry(ref=refs[attachment.pk], card=facts[attachment.pk]))
+        unit_entries.append(UnitEntry(ref=ref, card=facts[unit.pk], attachments=tuple(attachments)))
+    unattached = []
+    for count, entry in enumerate(
+        [e for e in present if e.role == EntryRole.ATTACHMENT and e.parent_id not in unit_pks],
+        start=1,
+    ):
+        refs[entry.pk] = f"attachment-{count}"
+        unattached.append(Entry(ref=refs[entry.pk], card=facts[entry.pk]))
+    ncus = []
+    for count, entry in enumerate([e for e in present if e.role == EntryRole.NCU], start=1):
+        refs[entry.pk] = f"ncu-{count}"
+        ncus.append(Entry(ref=refs[entry.pk], card=facts[entry.pk]))
+    chosen = next((refs.get(e.pk) for e in present if e.chosen_commander), None)
+    draft = ArmyDraft(
+        faction=army_list.faction.slug,
+        points_limit=army_list.points_limit or 0,
+        ruleset=ruleset,
+        units=tuple(unit_entries),
+        ncus=tuple(ncus),
+        unattached=tuple(unattached),
+        chosen_commander=chosen,
+        name=army_list.name,
+    )
+    return ListDraft(draft=draft, refs=refs, entries=tuple(entries), missing=missing)
+
+
+def draft_for_list(army_list: ArmyList, pool: TmgPool | None = None) -> ArmyDraft:
+    return build_list_draft(army_list, pool).draft
+
+
+def list_report(army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = None) -> dict:
+    """Legality recomputed now, in the shape of `checking.check_tmg_text`."""
+    pool = pool or tmg_pool()
+    built = build_list_draft(army_list, pool)
+    return tmg_result(built.draft, pool=pool, lang=lang, findings=built.missing)
+
+
+def list_text(army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = None) -> str:
+    """The canonical list text (contracts §2)."""
+    pool = pool or tmg_pool()
+    return write_tmg_text(
+        draft_for_list(army_list, pool), faction_names=pool.faction_names, lang=lang
+    )
+
+
+# --- what the builder shows -----------------------------------------------------------------
+
+
+@dataclass
+class EntryRow:
+    entry: ListEntry
+    ref: str
+    points: int | None
+    commander: bool  # a commander card, or the chosen one
+    may_choose_commander: bool  # the faction rule allows making it commander
+    flagged: bool  # named by an error finding
+    attachments: list[EntryRow] = field(default_factory=list)
+
+    def label(self, lang: str = "en") -> str:
+        return self.entry.card.full_name(lang)
+
+
+@dataclass(frozen=True)
+class ListState:
+    army_list: ArmyList
+    report: dict
+    units: tuple[EntryRow, ...]
+    ncus: tuple[EntryRow, ...]
+    unattached: tuple[EntryRow, ...]
+    refs: dict[int, str]
+    deck_target: int = 20  # the ruleset's full deck: (faction + commander cards) x copies
+
+    @property
+    def entry_count(self) -> int:
+        return len(self.refs)
+
+    @property
+    def deck_size(self) -> int:
+        return sum(card["copies"] for card in self.report.get("deck", ()))
+
+    @property
+    def errors(self) -> list[dict]:
+        return [f for f in self.report["findings"] if f["severity"] == Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[dict]:
+        return [f for f in self.report["findings"] if f["severity"] != Severity.ERROR]
+
+    @property
+    def points_over(self) -> bool:
+        points = self.report.get("points") or {}
+        return points.get("spent", 0) > points.get("limit", 0)
+
+    @property
+    def neutral_over(self) -> bool:
+        points = self.report.get("points") or {}
+        return self.army_list.faction.slug != "neutral" and points.get("neutral", 0) > points.get(
+            "neutral_cap", 0
+        )
+
+
+def list_state(army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = None) -> ListState:
+    """The report plus rows the builder shows, each tied to its ListEntry."""
+    pool = pool or tmg_pool()
+    built = build_list_draft(army_list, pool)
+    report = tmg_result(built.draft, pool=pool, lang=lang, findings=built.missing)
+    by_ref = {row["ref"]: row for row in report["entries"]}
+    flagged = {
+        ref
+        for finding in report["findings"]
+        if finding["severity"] == Severity.ERROR
+        for ref in finding["entries"]
+    }
+    rules = pool.context_for(army_list.faction.slug).faction_rules
+
+    def row(entry: ListEntry) -> EntryRow:
+        ref = built.refs.get(entry.pk, f"entry-{entry.pk}")
+        data = by_ref.get(ref, {})
+        facts = pool.by_id.get(entry.card.external_id)
+        return EntryRow(
+            entry=entry,
+            ref=ref,
+            points=data.get("points"),
+            commander=bool(data.get("commander")),
+            may_choose_commander=facts is not None and may_be_chosen_commander(facts, rules),
+            flagged=ref in flagged,
+        )
+
+    units: list[EntryRow] = []
+    unit_rows: dict[int, EntryRow] = {}
+    for entry in built.entries:
+        if entry.role == EntryRole.UNIT:
+            unit_rows[entry.pk] = row(entry)
+            units.append(unit_rows[entry.pk])
+    unattached, ncus = [], []
+    for entry in built.entries:
+        if entry.role == EntryRole.ATTACHMENT:
+            if entry.parent_id in unit_rows:
+                unit_rows[entry.parent_id].attachments.append(row(entry))
+            else:
+                unattached.append(row(entry))
+        elif entry.role == EntryRole.NCU:
+            ncus.append(row(entry))
+        elif entry.role != EntryRole.UNIT:
+            unattached.append(row(entry))
+    return ListState(
+        army_list=army_list,
+        report=report,
+        units=tuple(units),
+        ncus=tuple(ncus),
+        unattached=tuple(unattached),
+        refs=built.refs,
+        deck_target=built.draft.ruleset.deck_copies
+        * (built.draft.ruleset.deck_faction_cards + built.draft.ruleset.deck_commander_cards),
+    )
+
+
+# --- where an attachment may go --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HostOption:
+    host: ListEntry
+    allowed: bool
+    reasons: tuple[dict, ...] = ()  # findings (contract shape) that rule this host out
+    side_effects: tuple[dict, ...] = ()  # list-wide findings adding it would cause
+    resolves: tuple[str, ...] = ()  # finding codes it would clear
+    current: bool = False  # the attachment being moved is already here
+
+
+def host_options(
+    army_list: ArmyList,
+    attachment_card: Card,
+    *,
+    moving: ListEntry | None = None,
+    lang: str = "en",
+    pool: TmgPool | None = None,
+) -> list[HostOption]:
+    """For each combat unit: may `attachment_card` go there, and if not, why not. Found by
+    running the validator with the attachment added to that unit (see lists.hosts)."""
+    pool = pool or tmg_pool()
+    facts = pool.by_id.get(attachment_card.external_id)
+    if facts is None or facts.kind != "attachment":
+        return []
+    built = build_list_draft(army_list, pool)
+    draft = built.draft
+    if moving is not None and moving.pk in built.refs:
+        draft = draft.without(built.refs[moving.pk])
+    checks = {
+        check.unit_ref: check
+        for check in check_hosts(draft, pool.context_for(army_list.faction.slug), facts)
+    }
+    options = []
+    for entry in built.entries:
+        if entry.role != EntryRole.UNIT or entry.pk not in built.refs:
+            continue
+        check = checks.get(built.refs[entry.pk])
+        if check is None:
+            continue
+        options.append(
+            HostOption(
+                host=entry,
+                allowed=check.allowed,
+                reasons=tuple(f.to_dict(lang) for f in check.reasons),
+                side_effects=tuple(f.to_dict(lang) for f in check.side_effects),
+                resolves=check.resolves,
+                current=moving is not None and moving.parent_id == entry.pk,
+            )
+        )
+    return options

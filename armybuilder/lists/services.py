@@ -1,0 +1,491 @@
+"""Writes to saved lists. Every function is keyword-only, runs in one transaction and raises
+`ValidationError` (message in the active language, stable `code`) for input it cannot take.
+
+Inputs are checked for shape (a card of the right game and kind for its role, a host from
+the same list, …), never for legality: an illegal list can be saved, and the validator
+says what is wrong with it every time it is shown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from armybuilder.checking import MAX_LIST_CHARS
+from armybuilder.findings import Finding, Text
+from armybuilder.listtext.tmg import parse_tmg_text
+from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code
+from armybuilder.pool import TmgPool, tmg_pool
+from armybuilder.tmg.from_text import build_tmg_draft
+from armybuilder.tmg.rulesets import DEFAULT_RULESET, UnknownRuleset, all_rulesets, get_ruleset
+from cards.models import Card, Faction, Game
+
+from .hosts import may_be_chosen_commander
+from .models import ArmyList, EntryRole, ListEntry, ListGame, Visibility
+
+MIN_POINTS = 1
+MAX_POINTS = 999
+MAX_ENTRIES = 60
+MAX_NAME = 120
+ROLE_KINDS = {EntryRole.UNIT: "unit", EntryRole.ATTACHMENT: "attachment", EntryRole.NCU: "ncu"}
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    army_list: ArmyList
+    # What could not be read (unknown or ambiguous cards, …): reported, never dropped silently.
+    problems: tuple[Finding, ...] = ()
+
+
+# --- input checks ------------------------------------------------------------------------------
+
+
+def _check_faction(faction: Faction) -> None:
+    if faction is None or faction.game != Game.TMG:
+        raise ValidationError(_("Choose a faction of the Tabletop Miniatures Game."), "faction")
+
+
+def _check_points(points_limit) -> int:
+    try:
+        points = int(points_limit)
+    except (TypeError, ValueError):
+        points = -1
+    if not MIN_POINTS <= points <= MAX_POINTS:
+        raise ValidationError(
+            _("The game size must be a whole number from %(min)d to %(max)d points.")
+            % {"min": MIN_POINTS, "max": MAX_POINTS},
+            "points",
+        )
+    return points
+
+
+def _check_ruleset(ruleset: str) -> str:
+    if ruleset not in all_rulesets():
+        raise ValidationError(_("Unknown ruleset “%(ruleset)s”.") % {"ruleset": ruleset}, "ruleset")
+    return ruleset
+
+
+def _check_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if len(name) > MAX_NAME:
+        raise ValidationError(
+            _("A list name has at most %(max)d characters.") % {"max": MAX_NAME}, "name"
+        )
+    return name
+
+
+def _check_card(card: Card, role: str) -> None:
+    if card is None or card.game != Game.TMG or card.kind != ROLE_KINDS.get(role):
+        raise ValidationError(
+            _("%(card)s cannot be added as %(role)s.")
+            % {
+                "card": card.full_name() if card is not None else "?",
+                "role": EntryRole(role).label if role in EntryRole.values else role,
+            },
+            "wrong_role",
+        )
+
+
+def _check_entry(army_list: ArmyList, entry: ListEntry, role: str | None = None) -> None:
+    if entry is None or entry.army_list_id != army_list.pk:
+        raise ValidationError(_("That entry is not part of this list."), "foreign_entry")
+    if role is not None and entry.role != role:
+        raise ValidationError(
+            _("%(card)s is not a %(role)s here.")
+            % {"card": entry.card.full_name(), "role": EntryRole(role).label},
+            "wrong_role",
+        )
+
+
+def _check_tmg(army_list: ArmyList) -> None:
+    if army_list.game != ListGame.TMG:
+        raise ValidationError(_("Only TMG lists can be edited here."), "game")
+
+
+def _check_room(army_list: ArmyList, adding: int = 1) -> None:
+    if army_list.entries.count() + adding > MAX_ENTRIES:
+        raise ValidationError(
+            _("A list holds at most %(max)d cards.") % {"max": MAX_ENTRIES}, "too_many"
+        )
+
+
+def _next_position(army_list: ArmyList) -> int:
+    top = army_list.entries.aggregate(top=Max("position"))["top"]
+    return 0 if top is None else top + 1
+
+
+def _touch(army_list: ArmyList) -> None:
+    army_list.save(update_fields=["updated_at"])
+
+
+def _add(army_list: ArmyList, card: Card, role: str, parent: ListEntry | None = None) -> ListEntry:
+    return ListEntry.objects.create(
+        army_list=army_list, card=card, role=role, parent=parent, position=_next_position(army_list)
+    )
+
+
+# --- lists -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_list(
+    *,
+    faction: Faction,
+    points_limit: int = 40,
+    ruleset: str = DEFAULT_RULESET,
+    name: str = "",
+    owner: AbstractBaseUser | None = None,
+) -> ArmyList:
+    _check_faction(faction)
+    return ArmyList.objects.create(
+        owner=owner if owner is not None and owner.is_authenticated else None,
+        game=ListGame.TMG,
+        faction=faction,
+        points_limit=_check_points(points_limit),
+        ruleset=_check_ruleset(ruleset),
+        name=_check_name(name),
+    )
+
+
+@transaction.atomic
+def update_settings(
+    *,
+    army_list: ArmyList,
+    faction: Faction | None = None,
+    points_limit: int | None = None,
+    ruleset: str | None = None,
+    name: str | None = None,
+) -> ArmyList:
+    """Change only the settings given; the entries stay (a new faction may make them illegal)."""
+    _check_tmg(army_list)
+    if faction is not None:
+        _check_faction(faction)
+        army_list.faction = faction
+    if points_limit is not None:
+        army_list.points_limit = _check_points(points_limit)
+    if ruleset is not None:
+        army_list.ruleset = _check_ruleset(ruleset)
+    if name is not None:
+        army_list.name = _check_name(name)
+    army_list.save()
+    return army_list
+
+
+@transaction.atomic
+def set_visibility(*, army_list: ArmyList, visibility: str) -> ArmyList:
+    if visibility not in Visibility.values:
+        raise ValidationError(
+            _("Unknown visibility “%(value)s”.") % {"value": visibility}, "visibility"
+        )
+    army_list.visibility = visibility
+    army_list.save(update_fields=["visibility", "updated_at"])
+    return army_list
+
+
+@transaction.atomic
+def claim_list(*, army_list: ArmyList, user: AbstractBaseUser) -> ArmyList:
+    """An anonymous session's list becomes the logged-in user's (on "Save")."""
+    if user is None or not user.is_authenticated:
+        raise ValidationError(_("Log in to save a list."), "login_required")
+    if army_list.owner_id is not None and army_list.owner_id != user.pk:
+        raise ValidationError(_("This list belongs to someone else."), "foreign_list")
+    if army_list.owner_id is None:
+        army_list.owner = user
+        army_list.save(update_fields=["owner", "updated_at"])
+    return army_list
+
+
+@transaction.atomic
+def duplicate_list(
+    *, army_list: ArmyList, owner: AbstractBaseUser | None = None, name: str | None = None
+) -> ArmyList:
+    """A private copy (entries, hosts, order, chosen commander), owned by `owner`."""
+    if name is None:
+        name = _("%(name)s (copy)") % {"name": army_list.name} if army_list.name else ""
+    copy = ArmyList.objects.create(
+        owner=owner if owner is not None and owner.is_authenticated else None,
+        game=army_list.game,
+        name=" ".join(name.split())[:MAX_NAME],
+        faction=army_list.faction,
+        points_limit=army_list.points_limit,
+        ruleset=army_list.ruleset,
+        scenario=army_list.scenario,
+        gold=army_list.gold,
+        silver=army_list.silver,
+        copper=army_list.copper,
+    )
+    copies: dict[int, ListEntry] = {}
+    # Parents first (position order keeps them before their children in practice; the
+    # two passes make it certain).
+    entries = list(army_list.entries.order_by("position", "id"))
+    for entry in [e for e in entries if e.parent_id is None] + [
+        e for e in entries if e.parent_id is not None
+    ]:
+        copies[entry.pk] = ListEntry.objects.create(
+            army_list=copy,
+            card_id=entry.card_id,
+            role=entry.role,
+            parent=copies.get(entry.parent_id),
+            position=entry.position,
+            chosen_commander=entry.chosen_commander,
+        )
+    return copy
+
+
+@transaction.atomic
+def delete_list(*, army_list: ArmyList) -> None:
+    army_list.delete()
+
+
+# --- entries -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def add_unit(*, army_list: ArmyList, card: Card) -> ListEntry:
+    _check_tmg(army_list)
+    _check_card(card, EntryRole.UNIT)
+    _check_room(army_list)
+    entry = _add(army_list, card, EntryRole.UNIT)
+    _touch(army_list)
+    return entry
+
+
+@transaction.atomic
+def add_ncu(*, army_list: ArmyList, card: Card) -> ListEntry:
+    _check_tmg(army_list)
+    _check_card(card, EntryRole.NCU)
+    _check_room(army_list)
+    entry = _add(army_list, card, EntryRole.NCU)
+    _touch(army_list)
+    return entry
+
+
+@transaction.atomic
+def add_attachment(*, army_list: ArmyList, card: Card, host: ListEntry) -> ListEntry:
+    """Put an attachment on a combat unit of the same list (legal or not: the report says)."""
+    _check_tmg(army_list)
+    _check_card(card, EntryRole.ATTACHMENT)
+    _check_entry(army_list, host, EntryRole.UNIT)
+    _check_room(army_list)
+    entry = _add(army_list, card, EntryRole.ATTACHMENT, parent=host)
+    _touch(army_list)
+    return entry
+
+
+@transaction.atomic
+def move_attachment(*, army_list: ArmyList, entry: ListEntry, host: ListEntry) -> ListEntry:
+    _check_tmg(army_list)
+    _check_entry(army_list, entry, EntryRole.ATTACHMENT)
+    _check_entry(army_list, host, EntryRole.UNIT)
+    if entry.parent_id != host.pk:
+        entry.parent = host
+        entry.position = _next_position(army_list)
+        entry.save(update_fields=["parent", "position"])
+        _touch(army_list)
+    return entry
+
+
+@transaction.atomic
+def remove_entry(*, army_list: ArmyList, entry: ListEntry) -> None:
+    """Remove a card; a combat unit takes its attachments with it."""
+    _check_entry(army_list, entry)
+    entry.delete()  # children (attachments) cascade
+    _touch(army_list)
+
+
+@transaction.atomic
+def set_chosen_commander(
+    *, army_list: ArmyList, entry: ListEntry | None, pool: TmgPool | None = None
+) -> ListEntry | None:
+    """Make a card commander through its faction's rule (Mag the Mighty, …); None clears it."""
+    _check_tmg(army_list)
+    if entry is not None:
+        _check_entry(army_list, entry)
+        pool = pool or tmg_pool()
+        facts = pool.by_id.get(entry.card.external_id)
+        rules = pool.context_for(army_list.faction.slug).faction_rules
+        if facts is None or not may_be_chosen_commander(facts, rules):
+            raise ValidationError(
+                _("%(card)s cannot be chosen as commander in a %(faction)s army.")
+                % {"card": entry.card.full_name(), "faction": army_list.faction.name_en},
+                "not_a_commander_choice",
+            )
+    army_list.entries.filter(chosen_commander=True).update(chosen_commander=False)
+    if entry is not None:
+        entry.chosen_commander = True
+        entry.save(update_fields=["chosen_commander"])
+    _touch(army_list)
+    return entry
+
+
+# --- import ------------------------------------------------------------------------------------
+
+
+def _unknown_id(card_id: str) -> Finding:
+    return Finding(
+        code="CARD_UNKNOWN",
+        rule="list-format",
+        message=Text(
+            f"no card with the War Council id {card_id}",
+            f"aucune carte n'a l'identifiant War Council {card_id}",
+        ),
+        entries=(f"id-{card_id}",),
+    )
+
+
+def _cards_by_external_id(ids: Iterable[str]) -> dict[str, Card]:
+    return {
+        card.external_id: card
+        for card in Card.objects.filter(game=Game.TMG, external_id__in=set(ids))
+    }
+
+
+def _tmg_faction(slug: str | None) -> Faction:
+    faction = Faction.objects.filter(game=Game.TMG, slug=slug or "").first()
+    if faction is None:
+        raise ValidationError(
+            _("The list names no known faction: add a line such as “Faction: Stark”."),
+            "faction",
+        )
+    return faction
+
+
+@transaction.atomic
+def import_list_text(
+    *,
+    text: str,
+    owner: AbstractBaseUser | None = None,
+    ruleset: str | None = None,
+    pool: TmgPool | None = None,
+) -> ImportResult:
+    """Read a pasted TMG list with the checker's reader and store what it resolved."""
+    if not (text or "").strip():
+        raise ValidationError(_("Paste a list first."), "empty")
+    if len(text) > MAX_LIST_CHARS:
+        raise ValidationError(
+            _("The list is too long (at most %(max)d characters).") % {"max": MAX_LIST_CHARS},
+            "too_long",
+        )
+    pool = pool or tmg_pool()
+    parsed = parse_tmg_text(text)
+    try:
+        chosen_ruleset = get_ruleset(ruleset or parsed.ruleset)
+    except UnknownRuleset:
+        chosen_ruleset = get_ruleset()
+    build = build_tmg_draft(
+        parsed, index=pool.index, factions=pool.faction_aliases, ruleset=chosen_ruleset
+    )
+    if build.draft is None:
+        raise ValidationError(
+            _("This text is not an army list: no card lines were found."), "unparseable"
+        )
+    draft = build.draft
+    army_list = ArmyList.objects.create(
+        owner=owner if owner is not None and owner.is_authenticated else None,
+        game=ListGame.TMG,
+        faction=_tmg_faction(draft.faction),
+        points_limit=min(max(draft.points_limit, MIN_POINTS), MAX_POINTS),
+        ruleset=chosen_ruleset.id,
+        name=" ".join(draft.name.split())[:MAX_NAME],
+    )
+    cards = _cards_by_external_id(e.card.id for e in build.entries)
+    stored: dict[str, ListEntry] = {}
+    problems = list(build.findings)
+    for position, resolved in enumerate(build.entries[:MAX_ENTRIES]):
+        card = cards.get(resolved.card.id)
+        if card is None:  # the pool and the table disagree: report, don't drop silently
+            problems.append(_unknown_id(resolved.card.id))
+            continue
+        stored[resolved.ref] = ListEntry.objects.create(
+            army_list=army_list,
+            card=card,
+            role=resolved.role,
+            parent=stored.get(resolved.host) if resolved.host else None,
+            position=position,
+            chosen_commander=resolved.ref == draft.chosen_commander,
+        )
+    problems.extend(_too_many(len(build.entries)))
+    return ImportResult(army_list=army_list, problems=tuple(problems))
+
+
+def _too_many(count: int) -> list[Finding]:
+    if count <= MAX_ENTRIES:
+        return []
+    return [
+        Finding(
+            code="LIST_UNPARSEABLE",
+            rule="list-format",
+            message=Text(
+                f"only the first {MAX_ENTRIES} of {count} cards were kept",
+                f"seules les {MAX_ENTRIES} premières cartes sur {count} ont été gardées",
+            ),
+        )
+    ]
+
+
+_SHARE_CODE = re.compile(r"^[A-Za-z0-9+/_=-]{8,4000}$")
+
+
+def looks_like_share_code(text: str) -> bool:
+    """One word of Base64 (no spaces, no "Faction:" header): a War Council share code."""
+    return bool(_SHARE_CODE.match((text or "").strip()))
+
+
+@transaction.atomic
+def import_share_code(
+    *, code: str, owner: AbstractBaseUser | None = None, ruleset: str | None = None
+) -> ImportResult:
+    """A War Council share code: card ids -> entries; unknown ids are reported."""
+    try:
+        decoded = decode_share_code(code)
+    except ShareCodeError as exc:
+        raise ValidationError(
+            _("This is not a War Council share code (%(reason)s).") % {"reason": exc},
+            "bad_share_code",
+        ) from exc
+    army_list = ArmyList.objects.create(
+        owner=owner if owner is not None and owner.is_authenticated else None,
+        game=ListGame.TMG,
+        faction=_tmg_faction(decoded.faction),
+        points_limit=min(max(decoded.points or 40, MIN_POINTS), MAX_POINTS),
+        ruleset=_check_ruleset(ruleset or DEFAULT_RULESET),
+        name=" ".join(decoded.name.split())[:MAX_NAME],
+    )
+    ids = [u.unit_id for u in decoded.units]
+    ids += [a for u in decoded.units for a in u.attachment_ids]
+    ids += [*decoded.ncu_ids, *decoded.extra_ids]
+    cards = _cards_by_external_id(ids)
+    problems: list[Finding] = []
+    position = 0
+
+    def store(card_id: str, role: str, parent: ListEntry | None = None) -> ListEntry | None:
+        nonlocal position
+        card = cards.get(card_id)
+        if card is None:
+            problems.append(_unknown_id(card_id))
+            return None
+        if position >= MAX_ENTRIES:
+            return None
+        entry = ListEntry.objects.create(
+            army_list=army_list, card=card, role=role, parent=parent, position=position
+        )
+        position += 1
+        return entry
+
+    for unit in decoded.units:
+        host = store(unit.unit_id, EntryRole.UNIT)
+        for attachment_id in unit.attachment_ids:
+            store(attachment_id, EntryRole.ATTACHMENT, host)
+    for ncu_id in decoded.ncu_ids:
+        store(ncu_id, EntryRole.NCU)
+    for extra_id in decoded.extra_ids:  # enemy attachments (hostages): no host of ours
+        store(extra_id, EntryRole.ATTACHMENT)
+    problems.extend(_too_many(len(ids)))
+    return ImportResult(army_list=army_list, problems=tuple(problems))
