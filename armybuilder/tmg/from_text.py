@@ -152,7 +152,8 @@ def build_tmg_draft(
     title_lines: list[str] = []
 
     def add_attachment(line: ListLine, card: CardFacts, corrected: str | None) -> None:
-        if units and line.section != "ncus":
+        loose = line.section in ("ncus", "attachments") and not line.attached and not line.indent
+        if units and not loose:
             host = units[-1]
             counters[host.ref] += 1
             ref = f"{host.ref}.attachment-{counters[host.ref]}"

@@ -8,7 +8,16 @@ from .draft import ArmyDraft, Entry
 from .points import commander_entries
 
 HEADINGS = {
-    "en": ("Faction", "Points", "Commander", "Combat Units", "Non-Combat Units", "Name", "Ruleset"),
+    "en": (
+        "Faction",
+        "Points",
+        "Commander",
+        "Combat Units",
+        "Non-Combat Units",
+        "Name",
+        "Ruleset",
+        "Attachments",
+    ),
     "fr": (
         "Faction",
         "Points",
@@ -17,6 +26,7 @@ HEADINGS = {
         "Unités Non-Combattantes",
         "Nom",
         "Règles",
+        "Attachements",
     ),
 }
 
@@ -30,7 +40,7 @@ def _cost(entry: Entry, commanders: set[str]) -> str:
 def write_tmg_text(
     draft: ArmyDraft, *, faction_names: Mapping[str, tuple[str, str]], lang: str = "en"
 ) -> str:
-    faction_h, points_h, commander_h, units_h, ncus_h, name_h, ruleset_h = HEADINGS.get(
+    faction_h, points_h, commander_h, units_h, ncus_h, name_h, ruleset_h, loose_h = HEADINGS.get(
         lang, HEADINGS["en"]
     )
     en, fr = faction_names.get(draft.faction, (draft.faction, draft.faction))
@@ -50,10 +60,13 @@ def write_tmg_text(
         lines.append(f"• {unit.card.label(lang)} ({_cost(unit, commander_refs)})")
         for attachment in unit.attachments:
             lines.append(f"  • {attachment.card.label(lang)} ({_cost(attachment, commander_refs)})")
-    for attachment in draft.unattached:
-        lines.append(f"• {attachment.card.label(lang)} ({_cost(attachment, commander_refs)})")
     if draft.ncus:
         lines.append(f"{ncus_h}:")
         for ncu in draft.ncus:
             lines.append(f"• {ncu.card.label(lang)} ({_cost(ncu, commander_refs)})")
+    if draft.unattached:
+        # Attachments with no host (enemy attachments, or a list still being built).
+        lines.append(f"{loose_h}:")
+        for attachment in draft.unattached:
+            lines.append(f"• {attachment.card.label(lang)} ({_cost(attachment, commander_refs)})")
     return "\n".join(lines) + "\n"

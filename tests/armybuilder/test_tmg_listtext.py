@@ -262,3 +262,16 @@ def test_attachment_under_an_unknown_unit_is_not_hung_on_the_previous_unit():
     result = build(text)
     assert [f.code for f in result.findings] == ["CARD_UNKNOWN"]
     assert result.draft.units[0].attachments == ()
+
+
+def test_unattached_attachment_round_trips_in_its_own_section():
+    first = build(
+        "Faction: Stark\n• Stark Sworn Swords (5)\n  • Robb Stark (C)\n"
+        "Attachments:\n• Greatjon Umber (2)"
+    )
+    assert [e.card.id for e in first.draft.unattached] == ["20206"]
+    text = write_tmg_text(first.draft, faction_names=FACTION_NAMES)
+    assert "Attachments:\n• Greatjon Umber - Fierce Bannerman (2)" in text
+    again = build(text)
+    assert [e.card.id for e in again.draft.unattached] == ["20206"]
+    assert [a.card.id for a in again.draft.units[0].attachments] == ["20201"]
