@@ -12,11 +12,13 @@ from functools import cached_property
 
 from armybuilder.findings import Finding, Severity, Text, is_legal
 from armybuilder.listtext.tmg import parse_tmg_text
+from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code, looks_like_share_code
 from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tmg_pool
 from armybuilder.tactics.text import build_warband, parse_warband_text, write_warband_text
 from armybuilder.tactics.validator import validate_warband
 from armybuilder.tmg.deck import build_tactics_deck
 from armybuilder.tmg.draft import ArmyDraft
+from armybuilder.tmg.from_share_code import draft_from_share_code
 from armybuilder.tmg.from_text import ResolvedEntry, build_tmg_draft
 from armybuilder.tmg.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from armybuilder.tmg.to_text import write_tmg_text
@@ -159,6 +161,8 @@ def check_tmg_text(
     text: str, *, ruleset_id: str | None = None, lang: str = "en", pool: TmgPool | None = None
 ) -> dict:
     pool = pool or tmg_pool()
+    if looks_like_share_code(text):
+        return _check_share_code(text, ruleset_id=ruleset_id, lang=lang, pool=pool)
     parsed = parse_tmg_text(text)
     try:
         ruleset = get_ruleset(ruleset_id or parsed.ruleset)
@@ -185,6 +189,29 @@ def check_tmg_text(
         findings=findings,
         points_assumed=build.points_assumed,
     )
+
+
+def _check_share_code(code: str, *, ruleset_id: str | None, lang: str, pool: TmgPool) -> dict:
+    try:
+        ruleset = get_ruleset(ruleset_id)
+    except UnknownRuleset as exc:
+        raise CheckError(str(exc)) from exc
+    try:
+        decoded = decode_share_code(code)
+    except ShareCodeError as exc:
+        result = _empty_tmg_result(ruleset)
+        unreadable = Finding(
+            code="LIST_UNPARSEABLE",
+            rule="list-format",
+            message=Text(
+                f"this looks like a War Council share code but cannot be read ({exc})",
+                f"cela ressemble à un code de partage War Council illisible ({exc})",
+            ),
+        )
+        result["findings"] = _findings_json([unreadable], lang)
+        return result
+    draft, findings = draft_from_share_code(decoded, cards=pool.by_id, ruleset=ruleset)
+    return tmg_result(draft, pool=pool, lang=lang, findings=findings)
 
 
 def check_tactics_text(text: str, *, lang: str = "en", pool: TacticsPool | None = None) -> dict:

@@ -8,7 +8,6 @@ says what is wrong with it every time it is shown.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,7 +20,10 @@ from django.utils.translation import gettext as _
 from armybuilder.checking import MAX_LIST_CHARS
 from armybuilder.findings import Finding, Text
 from armybuilder.listtext.tmg import parse_tmg_text
-from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code
+from armybuilder.listtext.warcouncil import (
+    ShareCodeError,
+    decode_share_code,
+)
 from armybuilder.pool import TmgPool, tmg_pool
 from armybuilder.tmg.from_text import build_tmg_draft
 from armybuilder.tmg.rulesets import DEFAULT_RULESET, UnknownRuleset, all_rulesets, get_ruleset
@@ -428,14 +430,6 @@ def _too_many(count: int) -> list[Finding]:
             ),
         )
     ]
-
-
-_SHARE_CODE = re.compile(r"^[A-Za-z0-9+/_=-]{8,4000}$")
-
-
-def looks_like_share_code(text: str) -> bool:
-    """One word of Base64 (no spaces, no "Faction:" header): a War Council share code."""
-    return bool(_SHARE_CODE.match((text or "").strip()))
 
 
 @transaction.atomic

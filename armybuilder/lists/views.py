@@ -19,6 +19,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from armybuilder.listtext.warcouncil import looks_like_share_code
 from armybuilder.tmg.rulesets import DEFAULT_RULESET, get_ruleset
 from cards.models import CardKind, Game
 from cards.query import QuerySyntaxError, search_cards
@@ -393,7 +394,7 @@ def import_list(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             text = form.cleaned_data["text"]
             try:
-                if services.looks_like_share_code(text):
+                if looks_like_share_code(text):
                     result = services.import_share_code(code=text, owner=_owner(request))
                 else:
                     result = services.import_list_text(text=text, owner=_owner(request))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import dataclass, field
 
 FACTION_CODES = {
@@ -32,8 +33,16 @@ FACTION_CODES = {
 FACTION_SLUG_CODES = {slug: code for code, slug in FACTION_CODES.items()}
 
 
+_SHARE_CODE = re.compile(r"^[A-Za-z0-9+/_=-]{8,4000}$")
+
+
 class ShareCodeError(ValueError):
     pass
+
+
+def looks_like_share_code(text: str) -> bool:
+    """One word of Base64 (no spaces, no "Faction:" header): a War Council share code."""
+    return bool(_SHARE_CODE.match((text or "").strip()))
 
 
 @dataclass(frozen=True)

@@ -106,3 +106,30 @@ def test_check_batch_rejects_malformed_json(client):
         "/api/v1/lists/check-batch/", "{not json", content_type="application/json"
     )
     assert response.status_code == 400
+
+
+def test_check_reads_a_war_council_share_code(client):
+    from armybuilder.listtext.warcouncil import WarCouncilList, WarCouncilUnit, encode_share_code
+
+    code = encode_share_code(
+        WarCouncilList(
+            faction="stark",
+            points=30,
+            units=(WarCouncilUnit("10201", ("20201",)), WarCouncilUnit("10203")),
+            ncu_ids=("30201",),
+        )
+    )
+    data = check(client, text=code).json()
+    assert data["legal"] is True and data["faction"] == "stark"
+    assert [e["id"] for e in data["entries"]] == ["10201", "20201", "10203", "30201"]
+    assert "• Stark Sworn Swords (5)" in data["text"]
+
+
+def test_check_share_code_with_unknown_card_reports_it(client):
+    from armybuilder.listtext.warcouncil import WarCouncilList, WarCouncilUnit, encode_share_code
+
+    code = encode_share_code(
+        WarCouncilList(faction="stark", points=30, units=(WarCouncilUnit("19999"),))
+    )
+    codes = [f["code"] for f in check(client, text=code).json()["findings"]]
+    assert "CARD_UNKNOWN" in codes

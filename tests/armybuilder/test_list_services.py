@@ -10,7 +10,12 @@ from armybuilder.checking import check_tmg_text
 from armybuilder.lists import selectors, services
 from armybuilder.lists.models import ArmyList, ListEntry, Visibility
 from armybuilder.listtext.tmg import parse_tmg_text
-from armybuilder.listtext.warcouncil import WarCouncilList, WarCouncilUnit, encode_share_code
+from armybuilder.listtext.warcouncil import (
+    WarCouncilList,
+    WarCouncilUnit,
+    encode_share_code,
+    looks_like_share_code,
+)
 from armybuilder.pool import tmg_pool
 from armybuilder.tmg.from_text import build_tmg_draft
 from armybuilder.tmg.rulesets import get_ruleset
@@ -347,8 +352,8 @@ def test_import_share_code_rejects_garbage(pool_cards):
 
 
 def test_looks_like_share_code_tells_codes_from_text():
-    assert services.looks_like_share_code("EgVXb2x2ZXMYAiAoKAE=")
-    assert not services.looks_like_share_code(PASTED)
+    assert looks_like_share_code("EgVXb2x2ZXMYAiAoKAE=")
+    assert not looks_like_share_code(PASTED)
 
 
 # --- selectors: access ---------------------------------------------------------------------------
