@@ -8,11 +8,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from cards.normalise import fold
 
 from .rulesets import Ruleset
+
+
+class memoized:
+    """cached_property without the per-access lock Python 3.11 takes: computed once per
+    instance, then read straight from the instance dict (works on frozen dataclasses)."""
+
+    def __init__(self, func):
+        self.func = func
+        self.name = func.__name__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = self.func(instance)
+        instance.__dict__[self.name] = value
+        return value
 
 
 @dataclass(frozen=True)
@@ -45,14 +63,14 @@ class CardFacts:
     def is_neutral(self) -> bool:
         return self.faction == "neutral"
 
-    @cached_property
+    @memoized
     def _records_by_type(self) -> dict[str, tuple[Mapping, ...]]:
         grouped: dict[str, list[Mapping]] = {}
         for record in self.requirements:
             grouped.setdefault(record.get("type", ""), []).append(record)
         return {kind: tuple(records) for kind, records in grouped.items()}
 
-    @cached_property
+    @memoized
     def is_solo(self) -> bool:
         return self.tray == "solo" or bool(self.records("solo"))
 
@@ -103,7 +121,7 @@ class ArmyDraft:
     def entries(self) -> tuple[Entry, ...]:
         return self._entries
 
-    @cached_property
+    @memoized
     def _entries(self) -> tuple[Entry, ...]:
         ordered: list[Entry] = []
         for unit in self.units:
@@ -113,7 +131,12 @@ class ArmyDraft:
         ordered.extend(self.unattached)
         return tuple(ordered)
 
-    @cached_property
+    @memoized
+    def constrained(self) -> tuple[Entry, ...]:
+        """Entries whose card carries requirement records (most carry none)."""
+        return tuple(entry for entry in self._entries if entry.card.requirements)
+
+    @memoized
     def commanders(self) -> tuple[Entry, ...]:
         """The army's commander(s). A card that only stands in for the commander on the
         battlefield (Areo Hotah for Doran Martell) is not a second commander."""

@@ -69,9 +69,10 @@ def entry_points(draft: ArmyDraft, context: ArmyContext) -> dict[str, int]:
     points: dict[str, int] = {}
     free_groups_used: set[str] = set()
     for entry in draft.entries():
-        cost = entry.card.points or 0
-        if not entry.card.requirements:
-            points[entry.ref] = max(cost, 0)
+        card = entry.card
+        cost = card.points or 0
+        if not card.requirements:
+            points[entry.ref] = cost
             continue
         for record in entry.card.records("cost_reduction"):
             present = record.get("when_present")
@@ -107,15 +108,13 @@ def entry_points(draft: ArmyDraft, context: ArmyContext) -> dict[str, int]:
 
 
 def neutral_points(draft: ArmyDraft, points: Mapping[str, int]) -> int:
-    commanders = {entry.ref for entry in draft.commanders}
-    total = 0
-    for entry in draft.entries():
-        if not entry.card.is_neutral:
-            continue
-        if entry.ref in commanders and not draft.ruleset.neutral_commander_counts_towards_cap:
-            continue
-        total += points.get(entry.ref, 0)
-    return total
+    neutrals = [entry.ref for entry in draft.entries() if entry.card.faction == "neutral"]
+    if not neutrals:
+        return 0
+    if not draft.ruleset.neutral_commander_counts_towards_cap:
+        commanders = {entry.ref for entry in draft.commanders}
+        neutrals = [ref for ref in neutrals if ref not in commanders]
+    return sum(points.get(ref, 0) for ref in neutrals)
 
 
 def neutral_cap(draft: ArmyDraft, spent: int) -> int:

@@ -235,6 +235,9 @@ def ab09_one_commander(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
 
 
 def ab17_unique_characters(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
+    keys = [key for entry in draft.entries() for key in entry.card.characters]
+    if len(keys) == len(set(keys)):
+        return []
     by_character: dict[str, list[Entry]] = defaultdict(list)
     for entry in draft.entries():
         for key in entry.card.characters:
@@ -309,6 +312,8 @@ def ab19_one_attachment_per_unit(
     findings = []
     limit = draft.ruleset.attachments_per_unit
     for unit in draft.units:
+        if len(unit.attachments) <= limit:
+            continue
         counted = [a for a in unit.attachments if not _extra_slots(unit, a)]
         if len(counted) <= limit:
             continue
@@ -399,7 +404,7 @@ def _conflict(entries: tuple[str, ...], en: str, fr: str, *, rule: str = "AB-28"
 
 
 def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
-    constrained = [entry for entry in draft.entries() if entry.card.requirements]
+    constrained = draft.constrained
     if not constrained:
         return []
     findings: list[Finding] = []
@@ -497,9 +502,7 @@ def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Total
 def ab28_loyalties(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
     """Cards tagged with different loyalties never share an army; untagged cards are free."""
     by_loyalty: dict[str, list[Entry]] = defaultdict(list)
-    for entry in draft.entries():
-        if not entry.card.requirements:
-            continue
+    for entry in draft.constrained:
         for record in entry.card.records("loyalty"):
             by_loyalty[record.get("to", "")].append(entry)
     if len(by_loyalty) < 2:
@@ -520,9 +523,8 @@ def ab28_loyalties(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> li
 def ab28_copy_limits(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
     findings = []
     by_card: dict[str, list[Entry]] = defaultdict(list)
-    for entry in draft.entries():
-        if entry.card.requirements:
-            by_card[entry.card.id].append(entry)
+    for entry in draft.constrained:
+        by_card[entry.card.id].append(entry)
     for entries in by_card.values():
         card = entries[0].card
         for record in card.records("copy_limit"):
@@ -586,9 +588,16 @@ def _copy_limit(card, entries: list[Entry], limit: int) -> Finding:
 # --- faction rule cards ------------------------------------------------------------------
 
 
+LIST_RULE_TYPES = frozenset(
+    {"conditional_exclusion", "prefer_faction_version", "optional_commander"}
+)
+
+
 def faction_rule_cards(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
     findings = []
     for record in context.faction_rules:
+        if record.get("type") not in LIST_RULE_TYPES:
+            continue
         kind = record.get("type")
         rule = f"card {record.get('rule_card', '')}".strip()
         if kind == "conditional_exclusion":
