@@ -36,6 +36,12 @@ class CheckRequestSerializer(CheckOptionsSerializer):
 
 class BatchItemSerializer(serializers.Serializer):
     id = serializers.CharField(max_length=200)
+    team = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        help_text="Lists with the same team name are allies (team games: each character once).",
+    )
     text = serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
 
 
@@ -78,8 +84,10 @@ class CheckBatchView(APIView):
     def post(self, request):
         serializer = CheckBatchRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        lists = [(item["id"], item["text"]) for item in serializer.validated_data["lists"]]
+        items = serializer.validated_data["lists"]
+        lists = [(item["id"], item["text"]) for item in items]
+        teams = [item.get("team") or None for item in items]
         try:
-            return Response(check_many(lists, serializer.options()))
+            return Response(check_many(lists, serializer.options(), teams=teams))
         except CheckError as exc:
             return _usage_error(exc)

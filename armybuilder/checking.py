@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from armybuilder.findings import Finding, Severity, Text, is_legal
@@ -17,12 +17,12 @@ from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tmg_pool
 from armybuilder.tactics.text import build_warband, parse_warband_text, write_warband_text
 from armybuilder.tactics.validator import validate_warband
 from armybuilder.tmg.deck import build_tactics_deck
-from armybuilder.tmg.draft import ArmyDraft
+from armybuilder.tmg.draft import ArmyDraft, Entry
 from armybuilder.tmg.from_share_code import draft_from_share_code
 from armybuilder.tmg.from_text import ResolvedEntry, build_tmg_draft
 from armybuilder.tmg.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from armybuilder.tmg.to_text import write_tmg_text
-from armybuilder.tmg.validator import validate_army
+from armybuilder.tmg.validator import validate_army, validate_team
 
 GAMES = ("tmg", "tactics")
 _TACTICS_HEADER = re.compile(r"^\s*(?:game|jeu)\s*:\s*tacti", re.IGNORECASE | re.MULTILINE)
@@ -299,15 +299,62 @@ def check_list_text(
     return check_tmg_text(text, ruleset_id=options.ruleset, lang=lang, pool=pools.tmg)
 
 
-def check_many(lists: list[tuple[str, str]], options: CheckOptions = CheckOptions()) -> dict:
-    """Check a batch [(id, text), …]; the pool is loaded once for the whole batch."""
+def apply_team_rules(results: list[dict], teams: Sequence[str | None], pool: TmgPool, lang: str):
+    """AB-29/30: lists sharing a team name are allies; a character may appear in only one
+    of them. Adds TEAM_CHARACTER_DUPLICATE to every list involved (results change in place)."""
+    members: dict[str, list[int]] = {}
+    for index, (result, team) in enumerate(zip(results, teams, strict=True)):
+        if team and result.get("game") == "tmg" and result.get("entries"):
+            members.setdefault(team, []).append(index)
+    for indexes in members.values():
+        drafts = [
+            ArmyDraft(
+                faction=results[i]["faction"] or "",
+                points_limit=0,
+                ruleset=get_ruleset(results[i]["ruleset"]),
+                ncus=tuple(
+                    Entry(ref=entry["ref"], card=pool.by_id[entry["id"]])
+                    for entry in results[i]["entries"]
+                    if entry["id"] in pool.by_id
+                ),
+            )
+            for i in indexes
+        ]
+        for finding in validate_team(drafts):
+            involved: dict[int, list[str]] = {}
+            for ref in finding.entries:
+                position, _, entry_ref = ref.partition(".")
+                involved.setdefault(indexes[int(position.removeprefix("list-")) - 1], []).append(
+                    entry_ref
+                )
+            label = [r.get("id", r.get("file")) for r in results]
+            others = {i: [label[j] for j in involved if j != i] for i in involved}
+            for i, refs in involved.items():
+                local = replace(
+                    finding,
+                    entries=tuple(refs),
+                    data={**finding.data, "allied_lists": others[i]},
+                )
+                results[i]["findings"].append(local.to_dict(lang))
+                results[i]["legal"] = False
+
+
+def check_many(
+    lists: list[tuple[str, str]],
+    options: CheckOptions = CheckOptions(),
+    *,
+    teams: Sequence[str | None] | None = None,
+) -> dict:
+    """Check a batch [(id, text), …]; the pool is loaded once for the whole batch.
+    `teams` (one name or None per list) checks allied lists together (team games)."""
     results = []
-    legal = 0
     pools = Pools()
     for list_id, text in lists:
-        result = {"id": list_id, **check_list_text(text, options, pools=pools)}
-        legal += result["legal"]
-        results.append(result)
+        results.append({"id": list_id, **check_list_text(text, options, pools=pools)})
+    if teams and any(teams):
+        lang = "fr" if (options.lang or "").startswith("fr") else "en"
+        apply_team_rules(results, teams, pools.tmg, lang)
+    legal = sum(1 for result in results if result["legal"])
     codes: dict[str, int] = {}
     for result in results:
         for finding in result["findings"]:

@@ -133,3 +133,32 @@ def test_check_share_code_with_unknown_card_reports_it(client):
     )
     codes = [f["code"] for f in check(client, text=code).json()["findings"]]
     assert "CARD_UNKNOWN" in codes
+
+
+def test_check_batch_flags_a_character_shared_by_allied_lists(client):
+    robb_again = LEGAL_TMG.replace("Points: 30", "Points: 20")
+    body = {
+        "lists": [
+            {"id": "a", "text": LEGAL_TMG, "team": "wolves"},
+            {"id": "b", "text": robb_again, "team": "wolves"},
+            {"id": "c", "text": LEGAL_TMG},
+        ]
+    }
+    data = client.post("/api/v1/lists/check-batch/", body, content_type="application/json").json()
+    by_id = {r["id"]: r for r in data["results"]}
+    assert "TEAM_CHARACTER_DUPLICATE" in [f["code"] for f in by_id["a"]["findings"]]
+    assert by_id["a"]["legal"] is False and by_id["b"]["legal"] is False
+    assert by_id["c"]["legal"] is True
+
+
+def test_check_batch_allies_with_different_characters_stay_legal(client):
+    other = "Faction: Stark\nPoints: 20\n• Stark Outriders (6)\n• Stark Sworn Swords (5)\n"
+    other += "  • Robb Stark - The Wolf Lord (C)\n"
+    body = {
+        "lists": [
+            {"id": "a", "text": OVER_TMG.replace("Points: 10", "Points: 30"), "team": "t"},
+            {"id": "b", "text": other, "team": "u"},
+        ]
+    }
+    data = client.post("/api/v1/lists/check-batch/", body, content_type="application/json").json()
+    assert all(r["legal"] for r in data["results"])

@@ -75,3 +75,8 @@ def test_checklist_unknown_ruleset_is_a_usage_error(lists):
 def test_checklist_french_messages(lists):
     _, out = run("--lang", "fr", lists["over"])
     assert "de plus que la taille de partie" in out
+
+
+def test_checklist_team_flags_a_shared_character(lists):
+    code, out = run("--team", lists["legal"], lists["legal"])
+    assert code == 1 and "TEAM_CHARACTER_DUPLICATE" in out

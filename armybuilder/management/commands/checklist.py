@@ -9,7 +9,13 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from armybuilder.checking import CheckError, CheckOptions, Pools, check_list_text
+from armybuilder.checking import (
+    CheckError,
+    CheckOptions,
+    Pools,
+    apply_team_rules,
+    check_list_text,
+)
 
 
 def _read(path: str) -> str:
@@ -60,8 +66,13 @@ class Command(BaseCommand):
         parser.add_argument("--ruleset")
         parser.add_argument("--lang", choices=["en", "fr"], default="en")
         parser.add_argument("--format", choices=["text", "json"], default="text")
+        parser.add_argument(
+            "--team",
+            action="store_true",
+            help="the files are allied lists of one team: each character at most once",
+        )
 
-    def handle(self, *args, files, game, ruleset, lang, format, **options):
+    def handle(self, *args, files, game, ruleset, lang, format, team=False, **options):
         check_options = CheckOptions(game=game, ruleset=ruleset, lang=lang)
         pools = Pools()
         results = []
@@ -72,6 +83,8 @@ class Command(BaseCommand):
             except CheckError as exc:
                 raise CommandError(f"checklist: {exc}", returncode=2) from exc
             results.append({"file": path, **result})
+        if team:
+            apply_team_rules(results, ["team"] * len(results), pools.tmg, lang)
         if format == "json":
             payload = results[0] if len(results) == 1 else results
             self.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2))
