@@ -8,4 +8,5 @@ urlpatterns = [
     path("lists/check/", api.CheckListView.as_view(), name="api-lists-check"),
     path("lists/check-batch/", api.CheckBatchView.as_view(), name="api-lists-check-batch"),
     path("", include("cards.api.urls")),
+    path("rules/", include("rules.api_urls")),
 ]

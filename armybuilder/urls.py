@@ -14,6 +14,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("cards/", include("cards.urls")),
     path("lists/", include("armybuilder.lists.urls")),
+    path("rules/", include("rules.urls")),
     path("api/v1/", include("armybuilder.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -27,6 +27,7 @@ class SectionKind(models.TextChoices):
     CREDITS = "credits", _("Credits")
     PAGE = "page", _("Page (no reliable heading)")
     REFERENCE = "reference", _("Quick reference")
+    FRONT = "front", _("Front matter")
 
 
 class Rulebook(models.Model):
@@ -60,7 +61,9 @@ class Section(models.Model):
     parent = models.ForeignKey(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
     )
-    slug = models.SlugField(max_length=160, help_text=_("Stable within the book: URL anchor."))
+    slug = models.SlugField(
+        max_length=160, allow_unicode=True, help_text=_("Stable within the book: URL anchor.")
+    )
     position = models.PositiveIntegerField(help_text=_("Reading order within the book."))
     depth = models.PositiveSmallIntegerField(default=0)
     kind = models.CharField(max_length=16, choices=SectionKind.choices, default=SectionKind.RULE)

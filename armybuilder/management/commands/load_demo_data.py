@@ -1,4 +1,5 @@
-"""Load everything the demo needs without ../shared: the shipped card data and scenarios."""
+"""Load everything the demo needs without ../shared: the shipped card data and scenarios,
+the rules quick references, and the rulebooks in CITADEL_RULEBOOK_DIR (if set)."""
 
 from pathlib import Path
 
@@ -30,8 +31,22 @@ class Command(BaseCommand):
         call_command(
             "import_cards", "--source", "citadel-json", *files, "--no-progress", stdout=self.stdout
         )
+        self._load_rules()
         if settings.DEBUG and not no_admin:
             self._ensure_demo_admin()
+
+    def _load_rules(self) -> None:
+        from rules.services import import_quick_references, import_rulebook_dir
+
+        results, problems = import_quick_references(), []
+        if settings.CITADEL_RULEBOOK_DIR and Path(settings.CITADEL_RULEBOOK_DIR).is_dir():
+            found, problems = import_rulebook_dir(settings.CITADEL_RULEBOOK_DIR)
+            results += found
+        for result in results:
+            warnings = len(result.book.report.get("warnings", []))
+            self.stdout.write(f"rules: {result.book.slug} ({warnings} warnings)")
+        for problem in problems:
+            self.stderr.write(f"rules: {problem}")
 
     def _ensure_demo_admin(self) -> None:
         username, password = DEMO_ADMIN

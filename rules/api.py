@@ -1,0 +1,248 @@
+"""Rules reference API (contracts §4): search and one section. Thin views over rules.search."""
+
+from django.db.models import Q
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import APIException, NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards.models import Game
+
+from .models import Language, Rulebook, Section
+from .search import MAX_QUERY_LENGTH, search_sections
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 50
+
+
+class InvalidSearch(APIException):
+    status_code = 400
+    default_code = "invalid_search"
+    default_detail = _("Invalid search.")
+
+    def __init__(self, detail, code: str):
+        super().__init__(detail, code)
+        self.default_code = code  # the error body's "code" (armybuilder.api_errors)
+
+
+def section_url(section: Section) -> str:
+    """The section's page: /rules/<book-slug>/<section-slug>/."""
+    try:
+        return reverse("rules:section", args=[section.book.slug, section.slug])
+    except NoReverseMatch:
+        return f"/rules/{section.book.slug}/{section.slug}/"
+
+
+def search_params(params) -> dict:
+    """The validated search parameters, or InvalidSearch with a readable message."""
+    q = (params.get("q") or "").strip()
+    if not q:
+        raise InvalidSearch(_("The q parameter is required: the words to search for."), "empty")
+    if len(q) > MAX_QUERY_LENGTH:
+        raise InvalidSearch(
+            _("The query is too long: at most %(max)d characters.") % {"max": MAX_QUERY_LENGTH},
+            "too_long",
+        )
+    lang = (params.get("lang") or "").strip().lower() or None
+    if lang is not None and lang not in Language.values:
+        raise InvalidSearch(_("Unknown lang: use one of en, fr, fa."), "invalid_lang")
+    game = (params.get("game") or "").strip().lower() or None
+    if game is not None and game not in Game.values:
+        raise InvalidSearch(_("Unknown game: use one of tmg, tactics, agot, hotk."), "invalid_game")
+    book = (params.get("book") or "").strip() or None
+    if book is not None and not Rulebook.objects.filter(slug=book).exists():
+        raise InvalidSearch(_("Unknown rulebook: %(book)s.") % {"book": book[:80]}, "invalid_book")
+    raw_limit = (params.get("limit") or "").strip()
+    try:
+        limit = int(raw_limit) if raw_limit else DEFAULT_LIMIT
+    except ValueError:
+        limit = 0
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidSearch(
+            _("limit must be a whole number from 1 to %(max)d.") % {"max": MAX_LIMIT},
+            "invalid_limit",
+        )
+    return {"query": q, "lang": lang, "book": book, "game": game, "limit": limit}
+
+
+ErrorSerializer = inline_serializer(
+    "RulesError", {"detail": serializers.CharField(), "code": serializers.CharField()}
+)
+
+SEARCH_RESULT_FIELDS = {
+    "section": serializers.IntegerField(help_text="Section id (/api/v1/rules/sections/{id}/)."),
+    "book": serializers.CharField(help_text="Rulebook slug."),
+    "lang": serializers.CharField(help_text="Language of the rulebook: en, fr or fa."),
+    "game": serializers.CharField(help_text="tmg, tactics, agot or hotk."),
+    "heading": serializers.CharField(),
+    "heading_html": serializers.CharField(help_text="Heading, HTML-escaped, with <mark>."),
+    "snippet": serializers.CharField(
+        help_text="Text around the matched words, HTML-escaped, with <mark>…</mark>."
+    ),
+    "url": serializers.CharField(help_text="The section's page."),
+    "score": serializers.FloatField(help_text="Higher is better."),
+    "kind": serializers.CharField(),
+    "page": serializers.IntegerField(allow_null=True),
+}
+SearchResponseSerializer = inline_serializer(
+    "RulesSearchResponse",
+    {
+        "query": serializers.CharField(),
+        "results": inline_serializer("RulesSearchResult", SEARCH_RESULT_FIELDS, many=True),
+    },
+)
+
+TRANSLATION_FIELDS = {
+    "section": serializers.IntegerField(),
+    "book": serializers.CharField(),
+    "lang": serializers.CharField(),
+    "heading": serializers.CharField(),
+    "url": serializers.CharField(),
+}
+SectionSerializer = inline_serializer(
+    "RulesSection",
+    {
+        "id": serializers.IntegerField(),
+        "book": serializers.CharField(help_text="Rulebook slug."),
+        "book_title": serializers.CharField(),
+        "lang": serializers.CharField(),
+        "game": serializers.CharField(),
+        "slug": serializers.CharField(),
+        "kind": serializers.CharField(),
+        "heading": serializers.CharField(),
+        "body": serializers.CharField(),
+        "page_start": serializers.IntegerField(allow_null=True),
+        "page_end": serializers.IntegerField(allow_null=True),
+        "parent": serializers.IntegerField(allow_null=True),
+        "rule_key": serializers.CharField(),
+        "url": serializers.CharField(),
+        "translations": inline_serializer("RulesSectionTranslation", TRANSLATION_FIELDS, many=True),
+    },
+)
+
+
+def _search_result(hit) -> dict:
+    section = hit.section
+    return {
+        "section": section.id,
+        "book": section.book.slug,
+        "lang": section.book.lang,
+        "game": section.book.game,
+        "heading": section.heading,
+        "heading_html": hit.heading_html,
+        "snippet": hit.snippet,
+        "url": section_url(section),
+        "score": hit.score,
+        "kind": section.kind,
+        "page": section.page_start,
+    }
+
+
+def translations_of(section: Section) -> list[Section]:
+    """Sections of the same rule (same rule_key) in the other books of the same game and,
+    when the books say so, the same edition."""
+    if not section.rule_key:
+        return []
+    others = Section.objects.filter(rule_key=section.rule_key, book__game=section.book.game)
+    others = others.exclude(book_id=section.book_id).select_related("book")
+    if section.book.edition_key:
+        others = others.filter(Q(book__edition_key=section.book.edition_key))
+    return list(others.order_by("book__lang", "book__slug", "position"))
+
+
+class RulesSearchView(APIView):
+    """Full-text search of the rulebooks (EN/FR/FA, cross-language, typo-tolerant)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        operation_id="rules_search",
+        parameters=[
+            OpenApiParameter(
+                "q",
+                OpenApiTypes.STR,
+                required=True,
+                description=f"Words to search for, in any language (at most {MAX_QUERY_LENGTH} "
+                "characters), e.g. `corbeau messager`, `messenger raven`, `کلاغ`.",
+            ),
+            OpenApiParameter(
+                "lang",
+                OpenApiTypes.STR,
+                enum=list(Language.values),
+                description="Only books in this language.",
+            ),
+            OpenApiParameter("book", OpenApiTypes.STR, description="Only this rulebook (slug)."),
+            OpenApiParameter(
+                "game", OpenApiTypes.STR, enum=list(Game.values), description="Only this game."
+            ),
+            OpenApiParameter(
+                "limit",
+                OpenApiTypes.INT,
+                description=f"Results (1 to {MAX_LIMIT}, default {DEFAULT_LIMIT}).",
+            ),
+        ],
+        responses={200: SearchResponseSerializer, 400: ErrorSerializer},
+    )
+    def get(self, request):
+        params = search_params(request.query_params)
+        hits = search_sections(
+            params["query"],
+            lang=params["lang"],
+            book=params["book"],
+            game=params["game"],
+            limit=params["limit"],
+        )
+        return Response({"query": params["query"], "results": [_search_result(h) for h in hits]})
+
+
+class RulesSectionView(APIView):
+    """One section with its text and its translations (same rule in the other languages)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        operation_id="rules_section_retrieve",
+        responses={200: SectionSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request, pk: int):
+        section = (
+            Section.objects.select_related("book").defer("raw", "book__raw_text").filter(pk=pk)
+        ).first()
+        if section is None:
+            raise NotFound()
+        translations = [
+            {
+                "section": other.id,
+                "book": other.book.slug,
+                "lang": other.book.lang,
+                "heading": other.heading,
+                "url": section_url(other),
+            }
+            for other in translations_of(section)
+        ]
+        return Response(
+            {
+                "id": section.id,
+                "book": section.book.slug,
+                "book_title": section.book.title,
+                "lang": section.book.lang,
+                "game": section.book.game,
+                "slug": section.slug,
+                "kind": section.kind,
+                "heading": section.heading,
+                "body": section.body,
+                "page_start": section.page_start,
+                "page_end": section.page_end,
+                "parent": section.parent_id,
+                "rule_key": section.rule_key,
+                "url": section_url(section),
+                "translations": translations,
+            }
+        )

@@ -1,0 +1,136 @@
+"""Game terms in English, French and Persian (rules/data/glossary.json), for query expansion.
+
+A query term that is a glossary term (or a synonym) in any language also searches for its
+equivalents in the language of each rulebook: "messenger raven" finds "Corbeau Messager" in
+the French rulebook and "کلاغ پیام رسان" in the Persian one. Terms are compared after
+`normalise`, so accents, case, plurals and Persian spelling variants do not matter.
+
+Pure Python: the file is read once per process.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .normalise import LANGS, tokens
+
+GLOSSARY_PATH = Path(__file__).resolve().parent.parent / "data" / "glossary.json"
+
+Phrase = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Entry:
+    key: str
+    games: tuple[str, ...]
+    terms: dict[str, tuple[str, ...]]  # lang -> terms as written, preferred term first
+
+    def phrases(self, lang: str) -> tuple[Phrase, ...]:
+        """The entry's terms in `lang`, normalised, without duplicates or empty ones."""
+        out: list[Phrase] = []
+        for term in self.terms.get(lang, ()):
+            # "Three-Eyed Crow" is also typed "three eyed crow" (without the joined token).
+            for variant in (term, term.replace("-", " ")):
+                phrase = tuple(tokens(variant, lang))
+                if phrase and phrase not in out:
+                    out.append(phrase)
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class Match:
+    """Glossary entries found at tokens[start:end] of a normalised query."""
+
+    start: int
+    end: int
+    entries: tuple[Entry, ...]
+
+
+class Glossary:
+    def __init__(self, entries: Iterable[Entry]):
+        self.entries: tuple[Entry, ...] = tuple(entries)
+        self._phrases: dict[str, dict[Phrase, list[Entry]]] = {lang: {} for lang in LANGS}
+        self._entry_phrases: dict[tuple[str, str], tuple[Phrase, ...]] = {}
+        for entry in self.entries:
+            for lang in LANGS:
+                self._entry_phrases[entry.key, lang] = entry.phrases(lang)
+                for phrase in self._entry_phrases[entry.key, lang]:
+                    self._phrases[lang].setdefault(phrase, []).append(entry)
+        self._longest = {
+            lang: max((len(p) for p in phrases), default=0)
+            for lang, phrases in self._phrases.items()
+        }
+        self._vocabulary = {
+            lang: frozenset(token for phrase in phrases for token in phrase)
+            for lang, phrases in self._phrases.items()
+        }
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def get(self, key: str) -> Entry | None:
+        return next((entry for entry in self.entries if entry.key == key), None)
+
+    def vocabulary(self, lang: str) -> frozenset[str]:
+        """Every token of every term in `lang` (typo tolerance corrects towards these too)."""
+        return self._vocabulary.get(lang, frozenset())
+
+    def phrases_of(self, entry: Entry, lang: str) -> tuple[Phrase, ...]:
+        """`entry.phrases(lang)`, computed once."""
+        found = self._entry_phrases.get((entry.key, lang))
+        return entry.phrases(lang) if found is None else found
+
+    def lookup(self, phrase: Sequence[str], lang: str) -> tuple[Entry, ...]:
+        return tuple(self._phrases.get(lang, {}).get(tuple(phrase), ()))
+
+    def find(self, query_tokens: Sequence[str], lang: str) -> list[Match]:
+        """Glossary terms in a normalised query, longest first, left to right, no overlaps."""
+        phrases = self._phrases.get(lang, {})
+        longest = self._longest.get(lang, 0)
+        found: list[Match] = []
+        i = 0
+        while i < len(query_tokens):
+            for size in range(min(longest, len(query_tokens) - i), 0, -1):
+                entries = phrases.get(tuple(query_tokens[i : i + size]))
+                if entries:
+                    found.append(Match(i, i + size, tuple(entries)))
+                    i += size
+                    break
+            else:
+                i += 1
+        return found
+
+    def expand(self, query: str, lang: str | None = None) -> dict[str, set[Phrase]]:
+        """Every phrase (per language) that a query's glossary terms stand for.
+
+        `lang` is the language the query is written in; None tries every language.
+        """
+        out: dict[str, set[Phrase]] = {target: set() for target in LANGS}
+        for source in [lang] if lang else LANGS:
+            for match in self.find(tokens(query, source), source):
+                for entry in match.entries:
+                    for target in LANGS:
+                        out[target].update(self.phrases_of(entry, target))
+        return out
+
+
+def parse_glossary(data: dict) -> Glossary:
+    """A Glossary from the JSON document (format citadel-glossary/1)."""
+    if data.get("format") != "citadel-glossary/1":
+        raise ValueError("not a citadel-glossary/1 document")
+    entries = []
+    for raw in data["entries"]:
+        terms = {lang: tuple(raw.get(lang) or ()) for lang in LANGS}
+        entries.append(Entry(key=raw["key"], games=tuple(raw.get("games") or ()), terms=terms))
+    return Glossary(entries)
+
+
+@lru_cache(maxsize=1)
+def load_glossary(path: str | None = None) -> Glossary:
+    """The project's glossary (cached)."""
+    with open(path or GLOSSARY_PATH, encoding="utf-8") as handle:
+        return parse_glossary(json.load(handle))

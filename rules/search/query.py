@@ -1,0 +1,329 @@
+"""From a query string to what each backend searches: a `QueryPlan` (pure functions).
+
+A query is read word by word. Each rulebook language L gets one `LangQuery`: one or more
+*interpretations* of the query, each a list of *units* that must all match (AND); a unit
+is a set of alternative phrases (OR), each phrase a set of tokens that must all occur:
+
+    "corbeau messager regles" on the Persian book
+        reading as French:  [ {کلاغ پیام رسان | کلاغ | …} , {regl} ]
+        reading as Persian: [ {corbeau}, {messag}, {regl} ]
+
+- The query is normalised in the language of each book it searches (`normalise`).
+- Glossary terms found in the query in any language (English, French or Persian reading)
+  add their equivalents in L as alternatives of one unit (cross-language expansion).
+- A word that matches nothing in any language (not in the vocabulary of the indexed
+  books nor of the glossary) and has at least 5 letters is corrected: vocabulary tokens at
+  edit distance 1 (2 for words of 8 letters or more) become alternatives (typo tolerance
+  for OCR damage and player typos).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from .glossary import Glossary
+from .normalise import LANGS, STOP_WORDS, fold_accents, scripts, word_tokens, words
+
+Phrase = tuple[str, ...]
+MAX_WORDS = 32
+MIN_TYPO_LETTERS = 5
+LONG_WORD_LETTERS = 8
+MAX_CORRECTIONS = 3
+COMMON_FREQUENCY = 3  # sections; rarer tokens may be typos or OCR fragments
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One part of the query: any of the alternatives satisfies it."""
+
+    alternatives: tuple[Phrase, ...]
+
+    def matches(self, doc_tokens: Collection[str]) -> bool:
+        return any(all(token in doc_tokens for token in phrase) for phrase in self.alternatives)
+
+    def tokens(self) -> set[str]:
+        return {token for phrase in self.alternatives for token in phrase}
+
+
+Interpretation = tuple[Unit, ...]
+
+
+@dataclass(frozen=True)
+class LangQuery:
+    """What to search in the books of one language."""
+
+    lang: str
+    interpretations: tuple[Interpretation, ...]
+
+    @cached_property
+    def all_tokens(self) -> frozenset[str]:
+        return frozenset(
+            t for interp in self.interpretations for unit in interp for t in unit.tokens()
+        )
+
+    @cached_property
+    def _compiled(self) -> tuple[tuple[tuple[frozenset[str], ...], ...], ...]:
+        return tuple(
+            tuple(tuple(frozenset(phrase) for phrase in unit.alternatives) for unit in interp)
+            for interp in self.interpretations
+            if interp
+        )
+
+    def tokens(self) -> set[str]:
+        return set(self.all_tokens)
+
+    def matched_units(self, doc_tokens: Collection[str]) -> list[tuple[int, int]]:
+        """(units matched, units) for each interpretation."""
+        present = self.all_tokens.intersection(doc_tokens)
+        return [
+            (sum(1 for unit in interp if any(alt <= present for alt in unit)), len(interp))
+            for interp in self._compiled
+        ]
+
+    def coverage(self, doc_tokens: Collection[str]) -> float:
+        """Best share of units matched by `doc_tokens`, over the interpretations (0..1)."""
+        return max((m / n for m, n in self.matched_units(doc_tokens)), default=0.0)
+
+    def direct_coverage(self, doc_tokens: Collection[str]) -> float:
+        """Coverage by the query read in the book's own language (the first reading)."""
+        matched = self.matched_units(doc_tokens)
+        return matched[0][0] / matched[0][1] if matched else 0.0
+
+    def matched_tokens(self, doc_tokens: Collection[str]) -> set[str]:
+        """Tokens to highlight in a document: per unit, the first alternative it contains
+        (the query's own words first, then the glossary's preferred term, then synonyms)."""
+        found: set[str] = set()
+        for interpretation in self.interpretations:
+            for unit in interpretation:
+                for phrase in unit.alternatives:
+                    if all(token in doc_tokens for token in phrase):
+                        found.update(phrase)
+                        break
+        return found
+
+    @property
+    def is_single_unit(self) -> bool:
+        return len(self.interpretations) == 1 and len(self.interpretations[0]) == 1
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    query: str
+    langs: dict[str, LangQuery] = field(default_factory=dict)
+    corrections: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.langs)
+
+
+class Vocabulary:
+    """Known tokens of one language, for typo correction.
+
+    `frequencies`: token -> number of sections containing it; `surface`: a word as written
+    (lower-case, no accents) -> its token, so that a typo in a word ending
+    ("ravitaillemnt") is matched on the word before it is matched on the stem.
+    """
+
+    def __init__(
+        self,
+        frequencies: Mapping[str, int],
+        extra: Iterable[str] = (),
+        surface: Mapping[str, str] | None = None,
+    ):
+        self.frequencies = dict(frequencies)
+        for token in extra:
+            self.frequencies.setdefault(token, 0)
+        self.surface = dict(surface or {})
+        self._tokens = _by_length(self.frequencies)
+        self._words = _by_length(self.surface)
+
+    def __contains__(self, token: object) -> bool:
+        return token in self.frequencies
+
+    def __len__(self) -> int:
+        return len(self.frequencies)
+
+    def frequency(self, token: str) -> int:
+        return self.frequencies.get(token, 0)
+
+    def closest(
+        self,
+        token: str,
+        max_distance: int,
+        word: str = "",
+        limit: int = MAX_CORRECTIONS,
+        min_frequency: int = 0,
+    ) -> list[str]:
+        """Known tokens within `max_distance` edits of `token` (or whose written word is
+        within `max_distance` of `word`), nearest first, then the most frequent; with
+        `min_frequency`, only tokens found in at least that many sections."""
+        if max_distance < 1:
+            return []
+        distances: dict[str, int] = {}
+        for choice, distance, _index in _nearest(token, self._tokens, max_distance):
+            distances[choice] = min(distance, distances.get(choice, distance))
+        if word:
+            for choice, distance, _index in _nearest(word, self._words, max_distance):
+                found = self.surface[choice]
+                distances[found] = min(distance, distances.get(found, distance))
+        distances.pop(token, None)
+        if min_frequency:
+            distances = {t: d for t, d in distances.items() if self.frequency(t) >= min_frequency}
+        ranked = sorted(distances, key=lambda t: (distances[t], -self.frequencies.get(t, 0), t))
+        return ranked[:limit]
+
+
+def _by_length(strings: Iterable[str]) -> dict[int, list[str]]:
+    buckets: dict[int, list[str]] = {}
+    for string in strings:
+        buckets.setdefault(len(string), []).append(string)
+    return buckets
+
+
+def _nearest(query: str, buckets: dict[int, list[str]], max_distance: int):
+    """(choice, distance, index) for the choices within `max_distance` edits; only lengths
+    that can be that close are compared."""
+    found = []
+    for length in range(len(query) - max_distance, len(query) + max_distance + 1):
+        choices = buckets.get(length)
+        if choices:
+            found += process.extract(
+                query, choices, scorer=Levenshtein.distance, score_cutoff=max_distance, limit=20
+            )
+    return found
+
+
+def source_langs(query: str) -> tuple[str, ...]:
+    """The languages a query may be written in, from its script."""
+    found = scripts(query)
+    langs = []
+    if "latin" in found:
+        langs += ["en", "fr"]
+    if "arabic" in found:
+        langs.append("fa")
+    return tuple(langs) or LANGS
+
+
+def max_typo_distance(word: str) -> int:
+    letters = sum(ch.isalpha() for ch in word)
+    if letters < MIN_TYPO_LETTERS:
+        return 0
+    return 2 if letters >= LONG_WORD_LETTERS else 1
+
+
+def plan_query(
+    query: str,
+    targets: Iterable[str],
+    glossary: Glossary,
+    vocabularies: Mapping[str, Vocabulary],
+) -> QueryPlan:
+    """The plan for searching `query` in books of the `targets` languages.
+
+    `vocabularies` holds, per language, the tokens of the indexed books and of the glossary.
+    """
+    targets = [lang for lang in LANGS if lang in set(targets)]
+    sources = source_langs(query)
+    langs = [lang for lang in LANGS if lang in set(sources) | set(targets)]
+    # A word that is a stop word in any language the query may be in is left out
+    # ("the" in a French query, "de" in an English one).
+    raw_words = [w for w in words(query, "fa") if not any(w in STOP_WORDS[lang] for lang in langs)][
+        :MAX_WORDS
+    ]
+    if not raw_words or not targets:
+        return QueryPlan(query)
+    empty = Vocabulary({})
+
+    def common(token: str, lang: str) -> bool:
+        if token in glossary.vocabulary(lang):
+            return True
+        return vocabularies.get(lang, empty).frequency(token) >= COMMON_FREQUENCY
+
+    def known(word: str) -> bool:
+        """Common in some language: a word seen in one or two sections only may be an OCR
+        fragment ("Ravitail-"), so it is still corrected towards common words."""
+        for lang in LANGS:
+            toks = word_tokens(word, lang)
+            if toks and all(common(t, lang) for t in toks):
+                return True
+        return False
+
+    # Per language: for each word, its tokens, each with its alternatives (typo fixes).
+    readings: dict[str, list[list[tuple[str, ...]]]] = {}
+    corrections: dict[str, tuple[str, ...]] = {}
+    unknown = {i: max_typo_distance(w) for i, w in enumerate(raw_words) if not known(w)}
+    for lang in langs:
+        vocabulary = vocabularies.get(lang, empty)
+        per_word = []
+        for i, word in enumerate(raw_words):
+            options = []
+            for token in word_tokens(word, lang):
+                fixes: list[str] = []
+                if unknown.get(i) and not common(token, lang):
+                    fixes = vocabulary.closest(
+                        token,
+                        unknown[i],
+                        word=fold_accents(word),
+                        min_frequency=COMMON_FREQUENCY if token in vocabulary else 0,
+                    )
+                    if fixes:
+                        corrections[f"{lang}:{token}"] = tuple(fixes)
+                options.append((token, *fixes))
+            per_word.append(options)
+        readings[lang] = per_word
+
+    plan: dict[str, LangQuery] = {}
+    for target in targets:
+        interpretations: list[Interpretation] = []
+        for source in [target, *[s for s in sources if s != target]]:
+            interpretation, expanded = _interpret(
+                readings[source], readings[target], source, target, glossary
+            )
+            wanted = interpretation and (source == target or expanded)
+            if wanted and interpretation not in interpretations:
+                interpretations.append(interpretation)
+        if interpretations:
+            plan[target] = LangQuery(target, tuple(interpretations))
+    return QueryPlan(query, plan, corrections)
+
+
+def _interpret(
+    source_reading: list[list[tuple[str, ...]]],
+    target_reading: list[list[tuple[str, ...]]],
+    source: str,
+    target: str,
+    glossary: Glossary,
+) -> tuple[Interpretation, bool]:
+    """Units for the target language, reading the query in the source language."""
+    # Flatten the source reading; the glossary sees the best form of each token
+    # (itself when known, else its closest correction).
+    flat: list[tuple[int, tuple[str, ...]]] = [
+        (i, options) for i, word in enumerate(source_reading) for options in word
+    ]
+    best = [options[1] if len(options) > 1 else options[0] for _i, options in flat]
+    units: list[tuple[int, Unit]] = []
+    covered: set[int] = set()
+    expanded = False
+    for match in glossary.find(best, source):
+        alternatives: list[Phrase] = []
+        for entry in match.entries:
+            alternatives += [p for p in glossary.phrases_of(entry, target) if p not in alternatives]
+        if source == target and tuple(best[match.start : match.end]) not in alternatives:
+            alternatives.insert(0, tuple(best[match.start : match.end]))
+        if not alternatives:
+            continue
+        word_indices = {flat[k][0] for k in range(match.start, match.end)}
+        covered |= word_indices
+        units.append((min(word_indices), Unit(tuple(alternatives))))
+        expanded = True
+    for i, word in enumerate(target_reading):
+        if i in covered:
+            continue
+        for options in word:
+            units.append((i, Unit(tuple((option,) for option in options))))
+    units.sort(key=lambda item: item[0])
+    return tuple(unit for _i, unit in units), expanded

@@ -1,0 +1,204 @@
+"""Snippets and highlighted headings: the original text, HTML-escaped, with the words whose
+normalised form matched the query wrapped in <mark>…</mark> (pure functions)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection
+from functools import lru_cache
+from html import escape
+
+from .normalise import word_tokens, words
+
+# Words of the original text, kept with their offsets: letters/digits, with inner
+# apostrophes, hyphens and (Persian) half-spaces.
+_WORD = re.compile(r"[^\W_]+(?:['’‘ʼ\-\u200c][^\W_]+)*")
+_FA_AFFIXES = {"ها", "های", "هایی", "تر", "ترین"}
+_FA_PREFIXES = {"می", "نمی"}
+ELLIPSIS = "…"
+SNIPPET_MATCHES = 12  # matched words looked at to place a snippet
+_SPACES = re.compile(r"\s+")
+
+
+_TOKEN_CACHE: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def _tokens_of(word: str, lang: str) -> frozenset[str]:
+    key = (word, lang)
+    found = _TOKEN_CACHE.get(key)
+    if found is None:
+        if len(_TOKEN_CACHE) > 200_000:
+            _TOKEN_CACHE.clear()
+        found = frozenset(t for w in words(word, lang) for t in word_tokens(w, lang))
+        _TOKEN_CACHE[key] = found
+    return found
+
+
+def _variant_classes() -> dict[str, str]:
+    """For each letter of a normalised token, a regex class of the letters it stands for in
+    the original text (case, accents, Arabic/Persian letter variants)."""
+    variants: dict[str, set[str]] = {}
+    for code in range(0x41, 0x250):
+        char = chr(code)
+        base = "".join(
+            ch for ch in unicodedata.normalize("NFKD", char) if not unicodedata.combining(ch)
+        ).lower()
+        if len(base) == 1 and base.isalpha() and base.isascii():
+            variants.setdefault(base, {base}).update({char, char.lower(), char.upper()})
+    persian = {"ی": "يىئ", "ک": "كڪ", "ه": "ةۀہە", "ا": "أإآٱ", "و": "ؤ", "ت": "ٹ"}
+    for base, others in persian.items():
+        variants.setdefault(base, {base}).update(others)
+    for digit in range(10):
+        variants[str(digit)] = {str(digit), chr(0x06F0 + digit), chr(0x0660 + digit)}
+    variants["œ"] = {"œ", "Œ"}
+    variants["æ"] = {"æ", "Æ"}
+    return {base: "[" + re.escape("".join(sorted(chars))) + "]" for base, chars in variants.items()}
+
+
+_CLASSES = _variant_classes()
+_FA_GAP = "[\u064b-\u065f\u0670\u0640]*"
+_FA_PREFIX_GAP = "[\\s\u200c]*"
+
+
+def _prefix_pattern(token: str) -> str:
+    """A regex for the first letters of the words that may normalise to `token`."""
+    if token.isascii():
+        prefix = token[:4]
+        latin = "".join(_CLASSES.get(ch, re.escape(ch)) for ch in prefix)
+        if "oe" in prefix or "ae" in prefix:
+            ligature = "".join(
+                _CLASSES.get(ch, re.escape(ch))
+                for ch in prefix.replace("oe", "œ").replace("ae", "æ")
+            )
+            return f"(?:{latin}|{ligature})"
+        return latin
+    if token.startswith(("نمی", "می")):
+        head = "نمی" if token.startswith("نمی") else "می"
+        rest = token[len(head) : len(head) + 2]
+        return _persian(head) + _FA_PREFIX_GAP + _persian(rest)
+    return _persian(token[:4])
+
+
+def _persian(letters: str) -> str:
+    return _FA_GAP.join(_CLASSES.get(ch, re.escape(ch)) for ch in letters)
+
+
+@lru_cache(maxsize=512)
+def _prefilter(wanted: frozenset[str]) -> re.Pattern:
+    """A regex finding the places where a word standing for a `wanted` token may start."""
+    patterns = sorted({_prefix_pattern(token) for token in wanted}, key=len, reverse=True)
+    return re.compile(rf"(?<![^\W_])(?:{'|'.join(patterns)})")
+
+
+def marked_spans(
+    text: str, lang: str, match_tokens: Collection[str], limit: int = 0
+) -> list[tuple[int, int]]:
+    """(start, end) offsets of the words of `text` that stand for one of `match_tokens`
+    (the first `limit` ones when limit > 0).
+
+    A cheap regex finds where such words may start; only the words there are tokenised.
+    """
+    if not text or not match_tokens:
+        return []
+    wanted = frozenset(match_tokens)
+    spans: list[tuple[int, int]] = []
+    for hit in _prefilter(wanted).finditer(text):
+        match = _WORD.match(text, hit.start())
+        if match is not None and (not spans or match.start() >= spans[-1][1]):
+            span = _wanted_span(text, lang, wanted, match)
+            if span:
+                spans.append(span)
+                if len(spans) == limit:
+                    break
+    return _merge(spans)
+
+
+def _wanted_span(text: str, lang: str, wanted: frozenset[str], match) -> tuple[int, int] | None:
+    """The span of the word `match` if it stands for a wanted token; for Persian, of the
+    word and the next one when they are indexed together ("می شود", "توکن ها")."""
+    word = match.group()
+    if lang == "fa":
+        after = _WORD.search(text, match.end(), match.end() + 12)
+        joined = (
+            after is not None
+            and (word in _FA_PREFIXES or after.group() in _FA_AFFIXES)
+            and text[match.end() : after.start()].isspace()
+        )
+        if joined and not wanted.isdisjoint(_tokens_of(f"{word} {after.group()}", lang)):
+            return (match.start(), after.end())
+    if not wanted.isdisjoint(_tokens_of(word, lang)):
+        return match.span()
+    return None
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def render(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` HTML-escaped, with each span wrapped in <mark>."""
+    out: list[str] = []
+    position = 0
+    for start, end in spans:
+        out.append(escape(text[position:start]))
+        out.append(f"<mark>{escape(text[start:end])}</mark>")
+        position = end
+    out.append(escape(text[position:]))
+    return "".join(out)
+
+
+def highlight(text: str, lang: str, match_tokens: Collection[str]) -> str:
+    """The whole of `text` (e.g. a heading), escaped, with the matched words marked."""
+    return render(text, marked_spans(text, lang, match_tokens))
+
+
+def snippet(text: str, lang: str, match_tokens: Collection[str], size: int = 240) -> str:
+    """About `size` characters of `text` around the densest group of matched words (among
+    the first ones), escaped, with the matched words marked and an ellipsis where the text
+    was cut."""
+    text = (text or "").strip()
+    if not text:
+        return ""
+    spans = marked_spans(text, lang, match_tokens, limit=SNIPPET_MATCHES)
+    if len(text) <= size:
+        return _SPACES.sub(" ", render(text, spans))
+    start = _best_window(spans, size) if spans else 0
+    # Open a little before the first match, on a word boundary.
+    if start > 0:
+        start = max(0, start - size // 5)
+        space = _last_space(text, 0, start + 1)
+        start = space + 1 if space > 0 else 0
+    end = min(len(text), start + size)
+    if end < len(text):
+        space = _last_space(text, start, end)
+        end = space if space > start else end
+    inside = [
+        (max(s, start) - start, min(e, end) - start) for s, e in spans if e > start and s < end
+    ]
+    body = _SPACES.sub(" ", render(text[start:end], inside))
+    return (ELLIPSIS if start > 0 else "") + body + (ELLIPSIS if end < len(text) else "")
+
+
+def _last_space(text: str, start: int, end: int) -> int:
+    return max(text.rfind(" ", start, end), text.rfind("\n", start, end))
+
+
+def _best_window(spans: list[tuple[int, int]], size: int) -> int:
+    """Start offset of the window of `size` characters holding the most matched words."""
+    best_start, best_count = spans[0][0], 0
+    right = 0
+    for left, (start, _end) in enumerate(spans):
+        right = max(right, left)
+        while right + 1 < len(spans) and spans[right + 1][1] - start <= size * 4 // 5:
+            right += 1
+        distinct = right - left + 1
+        if distinct > best_count:
+            best_start, best_count = start, distinct
+    return best_start

@@ -1,0 +1,176 @@
+"""GET /api/v1/rules/search/ and /api/v1/rules/sections/{id}/ (contracts §4)."""
+
+import pytest
+
+from rules.models import Rulebook, Section
+from rules.search import index_book
+
+pytestmark = pytest.mark.django_db
+
+SEARCH = "/api/v1/rules/search/"
+
+
+def make_book(slug, lang, game="agot", edition_key="agot-2e", sections=()):
+    book = Rulebook.objects.create(
+        slug=slug, lang=lang, game=game, title=slug.upper(), edition_key=edition_key
+    )
+    for position, (heading, body, rule_key) in enumerate(sections):
+        Section.objects.create(
+            book=book,
+            slug=f"section-{position}",
+            position=position,
+            heading=heading,
+            body=body,
+            rule_key=rule_key,
+            page_start=position + 2,
+        )
+    index_book(book)
+    return book
+
+
+@pytest.fixture
+def books():
+    fr = make_book(
+        "agot-fr",
+        "fr",
+        sections=[
+            ("Le Pion Corbeau Messager", "Son détenteur peut <changer> un ordre.", "raven"),
+            ("Ravitaillement", "La piste indique la taille des armées.", "supply"),
+            ("Sans traduction", "Un texte seul.", ""),
+        ],
+    )
+    fa = make_book(
+        "agot-fa",
+        "fa",
+        sections=[
+            ("توکن کلاغ پیام رسان", "دارنده این توکن می تواند یک دستور را عوض کند.", "raven"),
+            ("موجودی", "جدول موجودی اندازه ارتش ها را نشان می دهد.", "supply"),
+        ],
+    )
+    other_game = make_book(
+        "tmg-fr", "fr", game="tmg", edition_key="", sections=[("Corbeau", "Autre jeu.", "raven")]
+    )
+    return {"fr": fr, "fa": fa, "tmg": other_game}
+
+
+def test_rules_search_returns_results_best_first(client, books):
+    response = client.get(SEARCH, {"q": "corbeau messager"})
+    assert response.status_code == 200
+    data = response.json()
+    assert data["query"] == "corbeau messager"
+    first = data["results"][0]
+    section = Section.objects.get(book=books["fr"], slug="section-0")
+    assert first["section"] == section.id
+    assert first["book"] == "agot-fr"
+    assert first["lang"] == "fr"
+    assert first["game"] == "agot"
+    assert first["heading"] == "Le Pion Corbeau Messager"
+    assert "<mark>Corbeau</mark>" in first["heading_html"]
+    assert first["url"] == "/rules/agot-fr/section-0/"
+    assert first["page"] == 2
+    scores = [result["score"] for result in data["results"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_rules_search_snippet_is_escaped(client, books):
+    result = client.get(SEARCH, {"q": "ordre", "book": "agot-fr"}).json()["results"][0]
+    assert "&lt;changer&gt;" in result["snippet"]
+    assert "<mark>ordre</mark>" in result["snippet"]
+
+
+def test_rules_search_cross_language_with_lang_filter(client, books):
+    results = client.get(SEARCH, {"q": "messenger raven", "lang": "fa"}).json()["results"]
+    assert results[0]["heading"] == "توکن کلاغ پیام رسان"
+    assert {result["lang"] for result in results} == {"fa"}
+
+
+def test_rules_search_filters_by_book_and_game(client, books):
+    results = client.get(SEARCH, {"q": "corbeau", "game": "tmg"}).json()["results"]
+    assert [result["book"] for result in results] == ["tmg-fr"]
+    results = client.get(SEARCH, {"q": "corbeau", "book": "agot-fr"}).json()["results"]
+    assert {result["book"] for result in results} == {"agot-fr"}
+
+
+def test_rules_search_limit(client, books):
+    results = client.get(SEARCH, {"q": "corbeau", "limit": "1"}).json()["results"]
+    assert len(results) == 1
+
+
+def test_rules_search_no_match_is_an_empty_list(client, books):
+    response = client.get(SEARCH, {"q": "zzzzqqq"})
+    assert response.status_code == 200
+    assert response.json()["results"] == []
+
+
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({}, "empty"),
+        ({"q": ""}, "empty"),
+        ({"q": "   "}, "empty"),
+        ({"q": "x" * 501}, "too_long"),
+        ({"q": "corbeau", "lang": "de"}, "invalid_lang"),
+        ({"q": "corbeau", "game": "chess"}, "invalid_game"),
+        ({"q": "corbeau", "book": "no-such-book"}, "invalid_book"),
+        ({"q": "corbeau", "limit": "0"}, "invalid_limit"),
+        ({"q": "corbeau", "limit": "many"}, "invalid_limit"),
+        ({"q": "corbeau", "limit": "51"}, "invalid_limit"),
+    ],
+)
+def test_rules_search_bad_params_give_400_with_a_message(client, books, params, code):
+    response = client.get(SEARCH, params)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == code
+    assert body["detail"]
+
+
+def test_rules_search_query_of_500_characters_is_accepted(client, books):
+    assert client.get(SEARCH, {"q": "corbeau " + "x" * 492}).status_code == 200
+
+
+@pytest.mark.parametrize("q", ['"', "(", "NEAR(a b", "a & | b", "\u200c", "'; --", "*"])
+def test_rules_search_odd_queries_never_give_500(client, books, q):
+    assert client.get(SEARCH, {"q": q}).status_code == 200
+
+
+def test_rules_section_detail_with_translations(client, books):
+    section = Section.objects.get(book=books["fr"], slug="section-0")
+    response = client.get(f"/api/v1/rules/sections/{section.id}/")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["id"] == section.id
+    assert data["book"] == "agot-fr"
+    assert data["book_title"] == "AGOT-FR"
+    assert data["heading"] == "Le Pion Corbeau Messager"
+    assert data["body"] == section.body
+    assert data["url"] == "/rules/agot-fr/section-0/"
+    translation = Section.objects.get(book=books["fa"], slug="section-0")
+    # Same rule_key in the same edition; the TMG book's "raven" key is another game.
+    assert data["translations"] == [
+        {
+            "section": translation.id,
+            "book": "agot-fa",
+            "lang": "fa",
+            "heading": "توکن کلاغ پیام رسان",
+            "url": "/rules/agot-fa/section-0/",
+        }
+    ]
+
+
+def test_rules_section_without_rule_key_has_no_translations(client, books):
+    section = Section.objects.get(book=books["fr"], slug="section-2")
+    data = client.get(f"/api/v1/rules/sections/{section.id}/").json()
+    assert data["translations"] == []
+
+
+def test_rules_section_unknown_id_is_404(client, books):
+    response = client.get("/api/v1/rules/sections/999999/")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
+def test_rules_api_is_in_the_openapi_schema(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").content.decode()
+    assert "/api/v1/rules/search/" in schema
+    assert "/api/v1/rules/sections/{id}/" in schema
