@@ -14,6 +14,7 @@ from armybuilder.findings import Finding, Severity, Text, is_legal
 from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code, looks_like_share_code
 from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tmg_pool
+from armybuilder.tactics.draft import WarbandContext, WarbandDraft
 from armybuilder.tactics.text import build_warband, parse_warband_text, write_warband_text
 from armybuilder.tactics.validator import validate_warband
 from armybuilder.tmg.deck import build_tactics_deck
@@ -214,17 +215,8 @@ def _check_share_code(code: str, *, ruleset_id: str | None, lang: str, pool: Tmg
     return tmg_result(draft, pool=pool, lang=lang, findings=findings)
 
 
-def check_tactics_text(text: str, *, lang: str = "en", pool: TacticsPool | None = None) -> dict:
-    pool = pool or tactics_pool()
-    parsed = parse_warband_text(text)
-    draft, parse_findings = build_warband(
-        parsed, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
-    )
-    findings = list(parse_findings)
-    too_long = _too_long(text)
-    if too_long:
-        findings.append(too_long)
-    result = {
+def _empty_tactics_result() -> dict:
+    return {
         "legal": False,
         "game": "tactics",
         "faction": None,
@@ -233,13 +225,24 @@ def check_tactics_text(text: str, *, lang: str = "en", pool: TacticsPool | None 
         "entries": [],
         "findings": [],
     }
-    if draft is None:
-        result["findings"] = _findings_json(findings, lang)
-        return result
-    report = validate_warband(draft, pool.context_for(draft.faction))
-    findings.extend(report.findings)
+
+
+def tactics_result(
+    draft: WarbandDraft,
+    *,
+    pool: TacticsPool,
+    lang: str = "en",
+    findings: Sequence[Finding] = (),
+    context: WarbandContext | None = None,
+) -> dict:
+    """Validate a warband draft and build the contract §3 result: the one place that shapes
+    it, for pasted text and saved warbands alike. `findings`: what reading the text found;
+    `context`: the cards the player could still buy (default: the faction's pool)."""
+    report = validate_warband(draft, context or pool.context_for(draft.faction))
+    findings = [*findings, *report.findings]
     holders = {item.ref: item.holder for item in draft.equipment}
     budget = draft.budget
+    result = _empty_tactics_result()
     result.update(
         legal=is_legal(findings),
         faction=draft.faction,
@@ -266,14 +269,36 @@ def check_tactics_text(text: str, *, lang: str = "en", pool: TacticsPool | None 
         text=write_warband_text(
             draft,
             faction_names=pool.faction_names,
-            scenario_label=(
-                pool.scenario_labels.get(budget.label(), budget.label()) if budget else ""
-            )
-            or draft.scenario,
+            scenario_label=scenario_label(draft, pool),
             lang=lang,
         ),
     )
     return result
+
+
+def scenario_label(draft: WarbandDraft, pool: TacticsPool) -> str:
+    """What the canonical text writes after `Scenario:`."""
+    budget = draft.budget
+    return (
+        pool.scenario_labels.get(budget.label(), budget.label()) if budget else ""
+    ) or draft.scenario
+
+
+def check_tactics_text(text: str, *, lang: str = "en", pool: TacticsPool | None = None) -> dict:
+    pool = pool or tactics_pool()
+    parsed = parse_warband_text(text)
+    draft, parse_findings = build_warband(
+        parsed, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
+    )
+    findings = list(parse_findings)
+    too_long = _too_long(text)
+    if too_long:
+        findings.append(too_long)
+    if draft is None:
+        result = _empty_tactics_result()
+        result["findings"] = _findings_json(findings, lang)
+        return result
+    return tactics_result(draft, pool=pool, lang=lang, findings=findings)
 
 
 class Pools:

@@ -75,6 +75,9 @@ class ArmyList(models.Model):
         if self.name:
             return self.name
         size = f" {self.points_limit}" if self.points_limit else ""
+        if self.game == ListGame.TACTICS:
+            coins = (self.gold, self.silver, self.copper)
+            size = "" if None in coins else " " + "-".join(map(str, coins))
         return f"{self.faction.name(lang)}{size}"
 
 

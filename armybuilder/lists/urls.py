@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import tactics_views, views
 
 app_name = "lists"
 urlpatterns = [
@@ -8,6 +8,7 @@ urlpatterns = [
     path("new/", views.new_list, name="new"),
     path("import/", views.import_list, name="import"),
     path("mine/", views.my_lists, name="mine"),
+    path("collection/", tactics_views.collection, name="collection"),
     path("s/<uuid:token>/", views.shared, name="shared"),
     path("<int:list_id>/", views.detail, name="detail"),
     path("<int:list_id>/edit/", views.edit, name="edit"),
@@ -23,4 +24,10 @@ urlpatterns = [
     path("<int:list_id>/delete/", views.delete, name="delete"),
     path("<int:list_id>/export.txt", views.export_text, name="export"),
     path("<int:list_id>/print/", views.print_list, name="print"),
+    # Tactics warbands (the pages above serve both games)
+    path("<int:list_id>/figures/add/", tactics_views.add_figure, name="tactics_add"),
+    path("<int:list_id>/equip/", tactics_views.equip, name="tactics_equip"),
+    path("<int:list_id>/figures/remove/", tactics_views.remove, name="tactics_remove"),
+    path("<int:list_id>/figures/switch/", tactics_views.switch, name="tactics_switch"),
+    path("<int:list_id>/warband/", tactics_views.update_settings, name="tactics_settings"),
 ]

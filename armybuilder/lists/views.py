@@ -19,13 +19,14 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from armybuilder.checking import detect_game
 from armybuilder.listtext.warcouncil import looks_like_share_code
 from armybuilder.tmg.rulesets import DEFAULT_RULESET, get_ruleset
 from cards.models import CardKind, Game
 from cards.query import QuerySyntaxError, search_cards
 from cards.templatetags.citadel import current_lang
 
-from . import selectors, services
+from . import selectors, services, tactics_selectors, tactics_services, tactics_views
 from .forms import (
     PRESET_SIZES,
     AddEntryForm,
@@ -63,16 +64,19 @@ def _viewer(request: HttpRequest) -> dict:
     return {"user": request.user, "session_list_ids": _session_ids(request)}
 
 
-def _editable(request: HttpRequest, list_id: int) -> ArmyList:
+def _editable(request: HttpRequest, list_id: int, game: str | None = Game.TMG) -> ArmyList:
+    """A list this visitor may edit, of `game` (None: either game), else 404."""
     army_list = selectors.get_list_for_editor(list_id=list_id, **_viewer(request))
-    if army_list is None or army_list.game != Game.TMG:
+    if army_list is None or (game is not None and army_list.game != game):
         raise Http404(_("No list of yours has this number."))
     return army_list
 
 
-def _viewable(request: HttpRequest, list_id: int, token: str | None = None) -> ArmyList:
+def _viewable(
+    request: HttpRequest, list_id: int, token: str | None = None, game: str | None = None
+) -> ArmyList:
     army_list = selectors.get_list_for_viewer(list_id=list_id, token=token, **_viewer(request))
-    if army_list is None or army_list.game != Game.TMG:
+    if army_list is None or (game is not None and army_list.game != game):
         raise Http404(_("No list you may see has this number."))
     return army_list
 
@@ -182,6 +186,8 @@ def _ruleset(army_list: ArmyList):
 def _builder_response(
     request: HttpRequest, army_list: ArmyList, *, status: int = 200, **kwargs
 ) -> HttpResponse:
+    if army_list.game == Game.TACTICS:
+        return tactics_views.builder_response(request, army_list, status=status, **kwargs)
     context = _builder_context(request, army_list, **kwargs)
     # A partial answer also refreshes the sticky status bar outside the panel (out of band).
     context["oob_status"] = bool(request.htmx)
@@ -193,7 +199,9 @@ def _builder_response(
 
 @require_GET
 def edit(request: HttpRequest, list_id: int) -> HttpResponse:
-    army_list = _editable(request, list_id)
+    army_list = _editable(request, list_id, game=None)
+    if army_list.game == Game.TACTICS:
+        return tactics_views.edit(request, army_list)
     q = request.GET.get("q", "")[:500]
     try:
         chooser = _chooser(
@@ -206,7 +214,9 @@ def edit(request: HttpRequest, list_id: int) -> HttpResponse:
 
 @require_GET
 def picker(request: HttpRequest, list_id: int) -> HttpResponse:
-    army_list = _editable(request, list_id)
+    army_list = _editable(request, list_id, game=None)
+    if army_list.game == Game.TACTICS:
+        return tactics_views.picker(request, army_list)
     q = request.GET.get("q", "")[:500]
     if not request.htmx:
         return redirect(reverse("lists:edit", args=[army_list.pk]) + "?" + urlencode({"q": q}))
@@ -219,9 +229,11 @@ def picker(request: HttpRequest, list_id: int) -> HttpResponse:
     return response
 
 
-def _change(request: HttpRequest, list_id: int, perform) -> HttpResponse:
+def _change(
+    request: HttpRequest, list_id: int, perform, game: str | None = Game.TMG
+) -> HttpResponse:
     """Run one change; answer with the panel (htmx) or a redirect, or 400 with the reason."""
-    army_list = _editable(request, list_id)
+    army_list = _editable(request, list_id, game=game)
     try:
         perform(army_list)
     except ValidationError as exc:
@@ -329,7 +341,7 @@ def set_visibility(request: HttpRequest, list_id: int) -> HttpResponse:
         data = _valid(VisibilityForm(request.POST))
         services.set_visibility(army_list=army_list, visibility=data["visibility"])
 
-    return _change(request, list_id, perform)
+    return _change(request, list_id, perform, game=None)
 
 
 # --- lists: new, import, mine, save, duplicate, delete -----------------------------------------
@@ -337,6 +349,10 @@ def set_visibility(request: HttpRequest, list_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def new_list(request: HttpRequest) -> HttpResponse:
+    """Choose the game (TMG or Tactics), then the faction and the game size."""
+    game = request.POST.get("game") or request.GET.get("game") or Game.TMG
+    if game == Game.TACTICS:
+        return _new_warband(request)
     form = ListSettingsForm(request.POST or None, initial={"ruleset": DEFAULT_RULESET})
     status = 200
     if request.method == "POST":
@@ -362,9 +378,27 @@ def new_list(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "presets": PRESET_SIZES,
+            "game": Game.TMG,
             "unsaved": selectors.lists_for_session(_session_ids(request)),
         },
         status=status,
+    )
+
+
+def _new_warband(request: HttpRequest) -> HttpResponse:
+    form, army_list = tactics_views.create(request)
+    if army_list is not None:
+        _remember(request, army_list)
+        return redirect("lists:edit", army_list.pk)
+    return render(
+        request,
+        "lists/tactics_new.html",
+        {
+            "form": form,
+            "game": Game.TACTICS,
+            "unsaved": selectors.lists_for_session(_session_ids(request)),
+        },
+        status=400 if request.method == "POST" else 200,
     )
 
 
@@ -394,7 +428,9 @@ def import_list(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             text = form.cleaned_data["text"]
             try:
-                if looks_like_share_code(text):
+                if detect_game(text) == Game.TACTICS:
+                    result = tactics_services.import_warband_text(text=text, owner=_owner(request))
+                elif looks_like_share_code(text):
                     result = services.import_share_code(code=text, owner=_owner(request))
                 else:
                     result = services.import_list_text(text=text, owner=_owner(request))
@@ -430,7 +466,7 @@ def _report_problems(request: HttpRequest, problems, shown: int = 20) -> None:
 def save_list(request: HttpRequest, list_id: int) -> HttpResponse:
     """Keep a list in "my lists". Anonymous visitors log in or sign up first, then come back
     here (the session that built the list survives the login) and the list is claimed."""
-    army_list = _editable(request, list_id)
+    army_list = _editable(request, list_id, game=None)
     if not request.user.is_authenticated:
         next_url = reverse("lists:save", args=[army_list.pk])
         return render(
@@ -462,7 +498,7 @@ def duplicate(request: HttpRequest, list_id: int) -> HttpResponse:
 
 @require_POST
 def delete(request: HttpRequest, list_id: int) -> HttpResponse:
-    army_list = _editable(request, list_id)
+    army_list = _editable(request, list_id, game=None)
     services.delete_list(army_list=army_list)
     messages.success(request, _("The list was deleted."))
     return redirect("lists:index")
@@ -472,6 +508,8 @@ def delete(request: HttpRequest, list_id: int) -> HttpResponse:
 
 
 def _read_context(request: HttpRequest, army_list: ArmyList, *, token: str | None) -> dict:
+    if army_list.game == Game.TACTICS:
+        return tactics_views.read_context(request, army_list, token=token)
     return {
         "army_list": army_list,
         "state": selectors.list_state(army_list, lang=current_lang()),
@@ -485,17 +523,24 @@ def _read_context(request: HttpRequest, army_list: ArmyList, *, token: str | Non
 @require_GET
 def detail(request: HttpRequest, list_id: int) -> HttpResponse:
     army_list = _viewable(request, list_id)
-    return render(request, "lists/detail.html", _read_context(request, army_list, token=None))
+    return render(
+        request, _template(army_list, "detail"), _read_context(request, army_list, token=None)
+    )
+
+
+def _template(army_list: ArmyList, name: str) -> str:
+    prefix = "tactics_" if army_list.game == Game.TACTICS else ""
+    return f"lists/{prefix}{name}.html"
 
 
 @require_GET
 def shared(request: HttpRequest, token) -> HttpResponse:
     army_list = selectors.get_list_for_viewer(token=token)
-    if army_list is None or army_list.game != Game.TMG:
+    if army_list is None:
         raise Http404(_("This share link is not valid, or the list is no longer shared."))
     context = _read_context(request, army_list, token=str(army_list.share_token))
     context["shared_view"] = True
-    return render(request, "lists/detail.html", context)
+    return render(request, _template(army_list, "detail"), context)
 
 
 def _lang(request: HttpRequest) -> str:
@@ -508,7 +553,10 @@ def _lang(request: HttpRequest) -> str:
 @require_GET
 def export_text(request: HttpRequest, list_id: int) -> HttpResponse:
     army_list = _viewable(request, list_id, request.GET.get("t"))
-    text = selectors.list_text(army_list, lang=_lang(request))
+    if army_list.game == Game.TACTICS:
+        text = tactics_selectors.warband_text(army_list, lang=_lang(request))
+    else:
+        text = selectors.list_text(army_list, lang=_lang(request))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="citadel-list-{army_list.pk}.txt"'
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
@@ -519,4 +567,6 @@ def export_text(request: HttpRequest, list_id: int) -> HttpResponse:
 def print_list(request: HttpRequest, list_id: int) -> HttpResponse:
     token = request.GET.get("t")
     army_list = _viewable(request, list_id, token)
-    return render(request, "lists/print.html", _read_context(request, army_list, token=token))
+    return render(
+        request, _template(army_list, "print"), _read_context(request, army_list, token=token)
+    )

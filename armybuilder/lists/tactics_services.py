@@ -1,0 +1,392 @@
+"""Writes to saved Tactics warbands. Keyword-only, one transaction each, `ValidationError`
+(message in the active language, stable `code`) for input of the wrong shape.
+
+Like the TMG services, shape is checked (a Tactics card of the right kind, a holder from
+the same warband, a recruitable cost, …), never legality: the validator says what is wrong
+every time the warband is shown. Sharing, claiming, duplicating and deleting are the TMG
+list services (`services.set_visibility`, `claim_list`, `duplicate_list`, `delete_list`):
+a warband is an ArmyList.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from armybuilder.checking import MAX_LIST_CHARS
+from armybuilder.findings import Finding, Text
+from armybuilder.listtext.resolve import name_key
+from armybuilder.models import Collection
+from armybuilder.pool import TacticsPool, tactics_pool
+from armybuilder.tactics.draft import Coins
+from armybuilder.tactics.text import build_warband, parse_warband_text
+from cards.models import Card, CardKind, Faction, Game, Scenario
+
+from .models import ArmyList, EntryRole, ListEntry, ListGame
+from .services import (
+    MAX_ENTRIES,
+    MAX_NAME,
+    ImportResult,
+    _add,
+    _check_entry,
+    _check_name,
+    _check_room,
+    _next_position,
+    _touch,
+    remove_entry,
+)
+
+SIZES = {
+    "small": Coins(2, 4, 12),
+    "standard": Coins(3, 6, 18),
+    "large": Coins(4, 8, 24),
+}
+MAX_COINS = 99
+MAX_COPIES = 24
+FIGURE_KINDS = (CardKind.HERO, CardKind.CHAMPION, CardKind.SOLDIER)
+
+__all__ = [
+    "SIZES",
+    "add_figure",
+    "assign_equipment",
+    "create_warband",
+    "import_warband_text",
+    "move_equipment",
+    "remove_entry",
+    "set_collection",
+    "switch_version",
+    "update_warband",
+]
+
+
+# --- input checks ------------------------------------------------------------------------------
+
+
+def _check_tactics(army_list: ArmyList) -> None:
+    if army_list.game != ListGame.TACTICS:
+        raise ValidationError(_("Only Tactics warbands can be edited here."), "game")
+
+
+def _check_faction(faction: Faction | None) -> None:
+    if faction is None or faction.game != Game.TACTICS:
+        raise ValidationError(_("Choose a faction of ASOIAF Tactics."), "faction")
+
+
+def parse_budget(budget: Coins | str | None) -> Coins:
+    """A size word (small, standard, large) or a literal G-S-C budget such as 3-6-18."""
+    coins = budget if isinstance(budget, Coins) else None
+    if isinstance(budget, str):
+        text = budget.strip().casefold()
+        coins = SIZES.get(text) or Coins.parse(text)
+    if coins is None or not all(0 <= n <= MAX_COINS for n in coins.as_dict().values()):
+        raise ValidationError(
+            _(
+                "A budget is gold-silver-copper, such as 3-6-18, each from 0 to %(max)d; "
+                "or a size: small, standard or large."
+            )
+            % {"max": MAX_COINS},
+            "budget",
+        )
+    return coins
+
+
+def _budget(
+    scenario: Scenario | None, budget: Coins | str | None
+) -> tuple[Scenario | None, Coins | None]:
+    if scenario is not None:
+        if scenario.game != Game.TACTICS:
+            raise ValidationError(_("Choose a Tactics scenario or game size."), "scenario")
+        return scenario, Coins(**scenario.budget) if scenario.budget else None
+    if budget is None:
+        raise ValidationError(_("Choose a scenario or a game size."), "budget")
+    return None, parse_budget(budget)
+
+
+def _set_budget(army_list: ArmyList, scenario: Scenario | None, coins: Coins | None) -> None:
+    army_list.scenario = scenario
+    army_list.gold = coins.gold if coins else None
+    army_list.silver = coins.silver if coins else None
+    army_list.copper = coins.copper if coins else None
+
+
+def _check_card(card: Card | None, kinds: tuple[str, ...], role: str) -> Card:
+    if card is None or card.game != Game.TACTICS or card.kind not in kinds:
+        raise ValidationError(
+            _("%(card)s cannot be added as %(role)s.")
+            % {
+                "card": card.full_name() if card is not None else "?",
+                "role": EntryRole(role).label,
+            },
+            "wrong_role",
+        )
+    if not card.has_known_cost:
+        raise ValidationError(
+            _("%(card)s has no known cost yet and cannot be recruited.")
+            % {"card": card.full_name()},
+            "cost_unknown",
+        )
+    return card
+
+
+def _check_holder(army_list: ArmyList, holder: ListEntry | None) -> ListEntry:
+    if holder is None:
+        raise ValidationError(_("Choose the figure that carries it."), "holder_missing")
+    _check_entry(army_list, holder, EntryRole.FIGURE)
+    return holder
+
+
+# --- warbands ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_warband(
+    *,
+    faction: Faction,
+    scenario: Scenario | None = None,
+    budget: Coins | str | None = None,
+    name: str = "",
+    owner: AbstractBaseUser | None = None,
+) -> ArmyList:
+    """A new warband: a scenario (its budget, possibly unknown) or a size / G-S-C budget."""
+    _check_faction(faction)
+    chosen, coins = _budget(scenario, budget)
+    army_list = ArmyList(
+        owner=owner if owner is not None and owner.is_authenticated else None,
+        game=ListGame.TACTICS,
+        faction=faction,
+        name=_check_name(name),
+    )
+    _set_budget(army_list, chosen, coins)
+    army_list.save()
+    return army_list
+
+
+@transaction.atomic
+def update_warband(
+    *,
+    army_list: ArmyList,
+    faction: Faction | None = None,
+    scenario: Scenario | None = None,
+    budget: Coins | str | None = None,
+    name: str | None = None,
+) -> ArmyList:
+    """Change only the settings given; a scenario or a budget replaces the current one."""
+    _check_tactics(army_list)
+    if faction is not None:
+        _check_faction(faction)
+        army_list.faction = faction
+    if scenario is not None or budget is not None:
+        _set_budget(army_list, *_budget(scenario, budget))
+    if name is not None:
+        army_list.name = _check_name(name)
+    army_list.save()
+    return army_list
+
+
+# --- figures and equipment ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def add_figure(*, army_list: ArmyList, card: Card, copies: int = 1) -> list[ListEntry]:
+    """Recruit a figure; soldiers may come in several copies (one entry each)."""
+    _check_tactics(army_list)
+    _check_card(card, FIGURE_KINDS, EntryRole.FIGURE)
+    if not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
+        raise ValidationError(
+            _("Recruit from 1 to %(max)d copies at a time.") % {"max": MAX_COPIES}, "copies"
+        )
+    _check_room(army_list, copies)
+    entries = [_add(army_list, card, EntryRole.FIGURE) for _copy in range(copies)]
+    _touch(army_list)
+    return entries
+
+
+@transaction.atomic
+def assign_equipment(*, army_list: ArmyList, card: Card, holder: ListEntry | None) -> ListEntry:
+    """Buy an equipment item for a figure of the warband (legal or not: the report says)."""
+    _check_tactics(army_list)
+    _check_card(card, (CardKind.EQUIPMENT,), EntryRole.EQUIPMENT)
+    _check_holder(army_list, holder)
+    _check_room(army_list)
+    entry = _add(army_list, card, EntryRole.EQUIPMENT, parent=holder)
+    _touch(army_list)
+    return entry
+
+
+@transaction.atomic
+def move_equipment(*, army_list: ArmyList, entry: ListEntry, holder: ListEntry | None) -> ListEntry:
+    _check_tactics(army_list)
+    _check_entry(army_list, entry, EntryRole.EQUIPMENT)
+    _check_holder(army_list, holder)
+    if entry.parent_id != holder.pk:
+        entry.parent = holder
+        entry.position = _next_position(army_list)
+        entry.save(update_fields=["parent", "position"])
+        _touch(army_list)
+    return entry
+
+
+def _may_carry(figure: Card, item: Card) -> bool:
+    kinds = item.carriers or list(FIGURE_KINDS)
+    return figure.kind in kinds and not (item.extra.get("infantry_only") and figure.mounted)
+
+
+def other_version(card: Card) -> Card | None:
+    """The mounted version of a foot character, or the foot version of a mounted one."""
+    if card.game != Game.TACTICS or card.kind not in (CardKind.HERO, CardKind.CHAMPION):
+        return None
+    keys = list(card.characters.values_list("key", flat=True))
+    if not keys:
+        return None
+    return (
+        Card.objects.filter(
+            game=Game.TACTICS,
+            kind__in=(CardKind.HERO, CardKind.CHAMPION),
+            characters__key__in=keys,
+            mounted=not card.mounted,
+        )
+        .exclude(pk=card.pk)
+        .order_by("external_id")
+        .distinct()
+        .first()
+    )
+
+
+@transaction.atomic
+def switch_version(*, army_list: ArmyList, entry: ListEntry) -> ListEntry:
+    """Swap a character between its mounted and foot versions (same entry, same place). Its
+    equipment stays if the new version may carry it, else it waits for another holder."""
+    _check_tactics(army_list)
+    _check_entry(army_list, entry, EntryRole.FIGURE)
+    other = other_version(entry.card)
+    if other is None:
+        raise ValidationError(
+            _("%(card)s has no mounted or foot version to switch to.")
+            % {"card": entry.card.full_name()},
+            "no_other_version",
+        )
+    _check_card(other, FIGURE_KINDS, EntryRole.FIGURE)
+    entry.card = other
+    entry.save(update_fields=["card"])
+    for item in entry.children.select_related("card"):
+        if not _may_carry(other, item.card):
+            item.parent = None
+            item.save(update_fields=["parent"])
+    _touch(army_list)
+    return entry
+
+
+# --- import ------------------------------------------------------------------------------------
+
+
+def _scenario_named(label: str) -> Scenario | None:
+    key = name_key(label or "")
+    if not key:
+        return None
+    for scenario in Scenario.objects.filter(game=Game.TACTICS):
+        if key in {name_key(n) for n in (scenario.slug, scenario.name_en, scenario.name_fr) if n}:
+            return scenario
+    return None
+
+
+def _unknown(card_id: str) -> Finding:
+    return Finding(
+        code="CARD_UNKNOWN",
+        rule="list-format",
+        message=Text(f"no Tactics card {card_id}", f"aucune carte Tactics {card_id}"),
+    )
+
+
+@transaction.atomic
+def import_warband_text(
+    *, text: str, owner: AbstractBaseUser | None = None, pool: TacticsPool | None = None
+) -> ImportResult:
+    """Read a pasted warband (contracts §2) with the checker's reader and store what it
+    resolved: figures, and equipment under the figure it is indented below."""
+    if not (text or "").strip():
+        raise ValidationError(_("Paste a list first."), "empty")
+    if len(text) > MAX_LIST_CHARS:
+        raise ValidationError(
+            _("The list is too long (at most %(max)d characters).") % {"max": MAX_LIST_CHARS},
+            "too_long",
+        )
+    pool = pool or tactics_pool()
+    parsed = parse_warband_text(text)
+    draft, findings = build_warband(
+        parsed, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
+    )
+    if draft is None:
+        raise ValidationError(
+            _("This text is not a warband: no figure lines were found."), "unparseable"
+        )
+    faction = Faction.objects.filter(game=Game.TACTICS, slug=draft.faction or "").first()
+    if faction is None:
+        raise ValidationError(
+            _("The warband names no known faction: add a line such as “Faction: Baratheon”."),
+            "faction",
+        )
+    army_list = ArmyList(
+        owner=owner if owner is not None and owner.is_authenticated else None,
+        game=ListGame.TACTICS,
+        faction=faction,
+        name=" ".join(draft.name.split())[:MAX_NAME],
+    )
+    _set_budget(army_list, _scenario_named(draft.scenario), draft.budget)
+    army_list.save()
+    entries = [*draft.figures, *draft.equipment]
+    cards = {
+        c.external_id: c
+        for c in Card.objects.filter(
+            game=Game.TACTICS, external_id__in={e.card.id for e in entries}
+        )
+    }
+    problems = list(findings)
+    stored: dict[str, ListEntry] = {}
+    for position, resolved in enumerate(entries[:MAX_ENTRIES]):
+        card = cards.get(resolved.card.id)
+        if card is None:  # the pool and the table disagree: report, don't drop silently
+            problems.append(_unknown(resolved.card.id))
+            continue
+        is_item = card.kind == CardKind.EQUIPMENT
+        holder = getattr(resolved, "holder", None)
+        stored[resolved.ref] = ListEntry.objects.create(
+            army_list=army_list,
+            card=card,
+            role=EntryRole.EQUIPMENT if is_item else EntryRole.FIGURE,
+            parent=stored.get(holder) if holder else None,
+            position=position,
+        )
+    if len(entries) > MAX_ENTRIES:
+        problems.append(
+            Finding(
+                code="LIST_UNPARSEABLE",
+                rule="list-format",
+                message=Text(
+                    f"only the first {MAX_ENTRIES} of {len(entries)} cards were kept",
+                    f"seules les {MAX_ENTRIES} premières cartes sur {len(entries)} ont été gardées",
+                ),
+            )
+        )
+    return ImportResult(army_list=army_list, problems=tuple(problems))
+
+
+# --- collections -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def set_collection(*, owner: AbstractBaseUser, cards: list[Card]) -> Collection | None:
+    """The Tactics cards `owner` owns. No card at all: no collection (the faction's whole
+    pool counts again for TW-06)."""
+    if owner is None or not owner.is_authenticated:
+        raise ValidationError(_("Log in to keep a collection."), "login_required")
+    if any(card.game != Game.TACTICS for card in cards):
+        raise ValidationError(_("A collection holds Tactics cards only."), "wrong_game")
+    if not cards:
+        Collection.objects.filter(owner=owner).delete()
+        return None
+    collection, _created = Collection.objects.get_or_create(owner=owner)
+    collection.cards.set(cards)
+    collection.save(update_fields=["updated_at"])
+    return collection
