@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "armybuilder",
     "cards",
     "rules",
+    "exports",
 ]
 
 MIDDLEWARE = [
