@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from armybuilder.citations import rule_urls
 from armybuilder.findings import Finding, Severity, Text, is_legal
 from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code, looks_like_share_code
@@ -51,7 +52,11 @@ def detect_game(text: str, requested: str | None = None) -> str:
 
 def _findings_json(findings, lang: str) -> list[dict]:
     order = {Severity.ERROR: 0, Severity.WARNING: 1}
-    return [f.to_dict(lang) for f in sorted(findings, key=lambda f: order[f.severity])]
+    urls = rule_urls(language=lang)
+    return [
+        f.to_dict(lang, rule_url=urls.get(f.rule))
+        for f in sorted(findings, key=lambda f: order[f.severity])
+    ]
 
 
 def _too_long(text: str) -> Finding | None:
@@ -360,7 +365,8 @@ def apply_team_rules(results: list[dict], teams: Sequence[str | None], pool: Tmg
                     entries=tuple(refs),
                     data={**finding.data, "allied_lists": others[i]},
                 )
-                results[i]["findings"].append(local.to_dict(lang))
+                rule_url = rule_urls(language=lang).get(local.rule)
+                results[i]["findings"].append(local.to_dict(lang, rule_url=rule_url))
                 results[i]["legal"] = False
 
 

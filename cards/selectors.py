@@ -1,8 +1,16 @@
 """Read access to cards. Views, the API and the validators' loaders read through here."""
 
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from django.db.models import Count, Prefetch, QuerySet
 
 from .models import FIGURE_KINDS, Card, CardVersion, Faction, Game, Scenario, ScenarioKind
+
+if TYPE_CHECKING:
+    from rules.definitions import Definition
 
 
 def card_counts_by_game() -> dict[str, int]:
@@ -168,3 +176,38 @@ def scenarios_grouped() -> dict[str, list[Scenario]]:
         ],
         "other": [s for s in rows if s.game not in (Game.TMG, Game.TACTICS)],
     }
+
+
+@dataclass(frozen=True, slots=True)
+class RuleLinks:
+    """Where the rulebooks define what a card's abilities and text refer to."""
+
+    abilities: dict[int, Definition]  # Ability id -> its defining section
+    mentioned: tuple[tuple[str, Definition], ...]  # (term as written, section) from the text
+
+
+def rule_links(card: Card, *, lang: str) -> RuleLinks:
+    """Link ability names ("Order: Threaten" -> Orders) and the game terms the card's text
+    mentions ("Panicked", "Charge") to the sections that define them, in the reader's
+    language when an imported book has one."""
+    from rules.selectors import definition_index
+
+    index = definition_index(card.game)
+    abilities: dict[int, Definition] = {}
+    texts = [card.text_fr if lang == "fr" else card.text_en]
+    for link in card.card_abilities.all():
+        ability = link.ability
+        names = (ability.name_fr, ability.name_en) if lang == "fr" else (ability.name_en,)
+        found = index.find_first([n for n in names if n], language=lang)
+        if found is not None:
+            abilities[ability.id] = found
+        texts += [getattr(ability, f"text_{lang}") or "", getattr(ability, f"trigger_{lang}") or ""]
+    linked = {definition.section_id for definition in abilities.values()}
+    mentioned: list[tuple[str, Definition]] = []
+    text = "\n".join(t for t in texts if t)
+    for term in index.mentioned_terms(text, lang=lang, games=[card.game]):
+        found = index.find(term, language=lang)
+        if found is not None and found.section_id not in linked:
+            linked.add(found.section_id)
+            mentioned.append((term, found))
+    return RuleLinks(abilities=abilities, mentioned=tuple(mentioned))

@@ -279,12 +279,17 @@ def detail(request: HttpRequest, game: str, external_id: str) -> HttpResponse:
     lang = current_lang()
     others = selectors.cards_sharing_characters(card)
     kind_labels = dict(CardKind.choices)
+    links = selectors.rule_links(card, lang=lang)
     context = {
         "card": card,
         "lang": lang,
         "is_tmg": card.game == Game.TMG,
         "is_figure": card.game == Game.TACTICS and card.kind in FIGURE_KINDS,
-        "abilities": [link.ability for link in card.card_abilities.all()],
+        "abilities": [
+            (link.ability, links.abilities.get(link.ability.id))
+            for link in card.card_abilities.all()
+        ],
+        "rules_mentioned": links.mentioned,
         "attacks": attack_rows(card, lang),
         "requirements": requirement_lines(card, lang),
         "versions": [{"version": v, "stats": stats_rows(v.stats)} for v in card.versions.all()],

@@ -6,12 +6,15 @@ descendants are the sections that follow it while they are deeper: no recursive 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.db.models import Count, QuerySet
 
 from cards.models import Game
 
+from .definitions import DefinitionIndex, SectionText
 from .models import Rulebook, Section
 
 OUTLINE_FIELDS = ("id", "slug", "heading", "depth", "kind", "parent_id", "position", "page_start")
@@ -119,3 +122,53 @@ def translations(section: Section) -> list[Section]:
         .only("slug", "heading", "book__slug", "book__lang", "book__title")
         .order_by("book__lang")
     )
+
+
+def _definition_signature(game: str) -> tuple:
+    """Changes whenever a book of the game is imported, re-imported or deleted."""
+    return tuple(Rulebook.objects.filter(game=game).order_by("id").values_list("id", "imported_at"))
+
+
+@lru_cache(maxsize=8)
+def _definition_index(game: str, signature: tuple) -> DefinitionIndex:
+    rows = (
+        Section.objects.filter(book__game=game)
+        .select_related("book")
+        .only(
+            "id", "slug", "heading", "kind", "position", "body",
+            "book__slug", "book__lang", "book__is_quick_reference",
+        )
+    )  # fmt: skip
+    return DefinitionIndex(
+        SectionText(
+            id=row.id,
+            book_slug=row.book.slug,
+            book_lang=row.book.lang,
+            is_quick_reference=row.book.is_quick_reference,
+            slug=row.slug,
+            heading=row.heading,
+            kind=row.kind,
+            position=row.position,
+            body=row.body,
+        )
+        for row in rows.iterator(chunk_size=500)
+    )
+
+
+def definition_index(game: str) -> DefinitionIndex:
+    """Where the game's terms are defined, rebuilt only when its books change."""
+    return _definition_index(game, _definition_signature(game))
+
+
+def sections_for_terms(terms: Iterable[str], *, language: str, game: str) -> dict[str, Section]:
+    """The section defining each term (ability or keyword name, in any language) that a
+    rulebook of the game defines; terms no book defines are left out."""
+    index = definition_index(game)
+    found = {term: index.find(term, language=language) for term in dict.fromkeys(terms)}
+    ids = {definition.section_id for definition in found.values() if definition}
+    sections = Section.objects.select_related("book").in_bulk(ids)
+    return {
+        term: sections[definition.section_id]
+        for term, definition in found.items()
+        if definition and definition.section_id in sections
+    }

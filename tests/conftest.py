@@ -28,3 +28,13 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def community_data_dir() -> Path:
     return _require(COMMUNITY_DATA_DIR)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rule_citations():
+    """Rule links are cached per process; a rolled-back test must not leak its books' links."""
+    from armybuilder.citations import clear_cache
+
+    clear_cache()
+    yield
+    clear_cache()

@@ -554,3 +554,64 @@ def test_stats_rows_summarise_attacks_in_words():
     attack = {"name_en": "Winter's Bite", "range": "melee", "to_hit": 4, "dice": [7, 5, 4]}
     (row,) = stats_rows({"attacks": [attack]})
     assert row["value"] == "Winter's Bite (melee 4+ 7/5/4)"
+
+
+# --- links to the rules ------------------------------------------------------------------------
+
+RULES_MD = """\
+# Test rules
+
+## Orders {#orders}
+
+An Order ability may be used once per round.
+
+## Conditions {#conditions}
+
+VULNERABLE : the enemy re-rolls its Defense saves.
+"""
+
+
+@pytest.fixture
+def rules_book(db):
+    from rules.services import import_rulebook_text
+
+    return import_rulebook_text(
+        text=RULES_MD, fmt="markdown", slug="test-rules-en", lang="en", game="tmg"
+    ).book
+
+
+@pytest.fixture
+def ordered_card(db_cards):
+    threaten = Ability.objects.create(
+        key="order-threaten",
+        name_en="Order: Threaten",
+        name_fr="Ordre : Menacer",
+        text_en="The target becomes Vulnerable.",
+    )
+    return make_card(
+        game="tmg",
+        kind="unit",
+        external_id="10999",
+        faction=db_cards["swords"].faction,
+        name_en="Stark Threateners",
+        points=5,
+        unit_type="infantry",
+        tray="infantry",
+        abilities=[threaten],
+    )
+
+
+def test_card_page_links_an_order_ability_to_the_orders_rule(client, ordered_card, rules_book):
+    page = client.get(page_url(ordered_card)).content.decode()
+    assert 'href="/rules/test-rules-en/orders/"' in page
+
+
+def test_card_page_lists_the_rules_its_text_mentions(client, ordered_card, rules_book):
+    page = client.get(page_url(ordered_card)).content.decode()
+    assert "Rules it refers to" in page
+    assert 'href="/rules/test-rules-en/conditions/">Vulnerable</a>' in page
+
+
+def test_card_page_without_rulebooks_shows_abilities_unlinked(client, ordered_card):
+    page = client.get(page_url(ordered_card)).content.decode()
+    assert "Order: Threaten" in page and "/rules/" not in page.split("<main", 1)[-1]
