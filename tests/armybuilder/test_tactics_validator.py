@@ -231,3 +231,42 @@ def test_adding_a_figure_never_removes_a_figure_cap_finding(count, cap):
 
     if has_cap(count):
         assert has_cap(count + 1)
+
+
+# --- the legal side of each rule that the tests above only break ----------------------------
+
+
+def test_two_different_heroes_are_not_a_unique_duplicate():
+    other = replace(ROBERT_FOOT, id="tac-stannis", name_en="Stannis", characters=("stannis",))
+    assert codes(warband(ROBERT_FOOT, other, budget=Coins(4, 6, 18))) == []
+
+
+def test_figures_of_one_faction_do_not_mismatch():
+    assert codes(warband(ROBERT_FOOT, GUARD, budget=SMALL)) == []
+
+
+def test_equipment_with_a_holder_is_fine():
+    assert codes(warband(KNIGHT, equipment=((STEEL, "f1"),), budget=SMALL)) == []
+
+
+def test_infantry_only_equipment_on_a_foot_figure_is_fine():
+    assert codes(warband(ROBERT_FOOT, equipment=((BOOTS, "f1"),), budget=SMALL)) == []
+
+
+def test_one_item_on_each_of_two_figures_is_within_the_equipment_limit():
+    other = replace(BOOTS, id="tac-charm", name_en="Lucky Charm", cost=Coins(0, 0, 1))
+    draft = warband(ROBERT_FOOT, KNIGHT, equipment=((BOOTS, "f1"), (other, "f2")), budget=SMALL)
+    assert codes(draft) == []
+
+
+def test_unique_equipment_taken_once_is_fine():
+    draft = warband(ROBERT_FOOT, KNIGHT, equipment=((STEEL, "f1"),), budget=SMALL)
+    assert codes(draft) == []
+
+
+def test_card_whose_type_follows_its_cost_is_fine():
+    assert codes(warband(KNIGHT, GUARD, budget=SMALL)) == []
+
+
+def test_spending_within_every_coin_budget_is_fine():
+    assert codes(warband(ROBERT_MOUNTED, KNIGHT, GUARD)) == []
