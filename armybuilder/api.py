@@ -49,6 +49,84 @@ class CheckBatchRequestSerializer(CheckOptionsSerializer):
     lists = BatchItemSerializer(many=True, max_length=MAX_BATCH, allow_empty=False)
 
 
+# --- response shapes, for the OpenAPI schema only (the service builds the dicts) ---------
+
+
+class FindingSchema(serializers.Serializer):
+    code = serializers.CharField(
+        help_text="A fixed code of contracts §1, e.g. NEUTRAL_CAP_EXCEEDED."
+    )
+    severity = serializers.ChoiceField(choices=["error", "warning"])
+    message = serializers.CharField(help_text="In the requested language (en or fr).")
+    entries = serializers.ListField(child=serializers.CharField(), help_text="Entry refs.")
+    rule = serializers.CharField(help_text="AB-xx (TMG), TW-xx (Tactics), a faction rule card.")
+    fix = serializers.CharField(allow_null=True, help_text="A concrete fix, when there is one.")
+    rule_url = serializers.CharField(
+        required=False, help_text="The rulebook section stating the rule, once a book is imported."
+    )
+
+
+class PointsSchema(serializers.Serializer):
+    spent = serializers.IntegerField()
+    limit = serializers.IntegerField()
+    neutral = serializers.IntegerField()
+    neutral_cap = serializers.IntegerField()
+    limit_assumed = serializers.BooleanField(help_text="No Points line: the limit was assumed.")
+
+
+class CoinSchema(serializers.Serializer):
+    gold = serializers.IntegerField()
+    silver = serializers.IntegerField()
+    copper = serializers.IntegerField()
+
+
+class CoinsSchema(serializers.Serializer):
+    spent = CoinSchema()
+    budget = CoinSchema(allow_null=True)
+
+
+class DeckCardSchema(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    copies = serializers.IntegerField()
+    source = serializers.CharField()
+
+
+class CheckResultSchema(serializers.Serializer):
+    legal = serializers.BooleanField()
+    game = serializers.ChoiceField(choices=["tmg", "tactics"])
+    faction = serializers.CharField(allow_null=True)
+    name = serializers.CharField(required=False)
+    entries = serializers.ListField(
+        child=serializers.DictField(), help_text="Resolved cards with their ids."
+    )
+    findings = FindingSchema(many=True)
+    text = serializers.CharField(required=False, help_text="The list in canonical text.")
+    ruleset = serializers.CharField(required=False, help_text="TMG only.")
+    points = PointsSchema(required=False, allow_null=True, help_text="TMG only.")
+    deck = DeckCardSchema(many=True, required=False, help_text="TMG only: the tactics deck.")
+    coins = CoinsSchema(required=False, help_text="Tactics only.")
+    figures = serializers.IntegerField(required=False, help_text="Tactics only.")
+    scenario = serializers.CharField(required=False, allow_null=True, help_text="Tactics only.")
+
+
+class BatchResultSchema(CheckResultSchema):
+    id = serializers.CharField()
+    team = serializers.CharField(required=False)
+
+
+class BatchSummarySchema(serializers.Serializer):
+    lists = serializers.IntegerField()
+    legal = serializers.IntegerField()
+    illegal = serializers.IntegerField()
+    findings_by_code = serializers.DictField(child=serializers.IntegerField())
+
+
+class CheckBatchResponseSchema(serializers.Serializer):
+    results = BatchResultSchema(many=True)
+    summary = BatchSummarySchema()
+
+
 def _usage_error(exc: CheckError) -> Response:
     return Response({"detail": str(exc), "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
 
@@ -59,7 +137,7 @@ class CheckListView(APIView):
 
     @extend_schema(
         request=CheckRequestSerializer,
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: CheckResultSchema, 400: OpenApiTypes.OBJECT},
         summary="Check one army list or warband given as text",
     )
     def post(self, request):
@@ -78,7 +156,7 @@ class CheckBatchView(APIView):
 
     @extend_schema(
         request=CheckBatchRequestSerializer,
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: CheckBatchResponseSchema, 400: OpenApiTypes.OBJECT},
         summary="Check many lists at once (tournament registration)",
     )
     def post(self, request):

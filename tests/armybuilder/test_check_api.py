@@ -162,3 +162,11 @@ def test_check_batch_allies_with_different_characters_stay_legal(client):
     }
     data = client.post("/api/v1/lists/check-batch/", body, content_type="application/json").json()
     assert all(r["legal"] for r in data["results"])
+
+
+def test_schema_documents_the_check_result_and_its_findings(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    result = schema["components"]["schemas"]["CheckResultSchema"]["properties"]
+    finding = schema["components"]["schemas"]["FindingSchema"]["properties"]
+    assert {"legal", "findings", "points", "coins", "deck"} <= set(result)
+    assert {"code", "rule", "fix", "rule_url"} <= set(finding)
