@@ -9,4 +9,5 @@ urlpatterns = [
     path("lists/check-batch/", api.CheckBatchView.as_view(), name="api-lists-check-batch"),
     path("", include("cards.api.urls")),
     path("rules/", include("rules.api_urls")),
+    path("exports/", include("exports.api_urls")),
 ]

@@ -161,8 +161,19 @@ SPECTACULAR_SETTINGS = {
         "CardKindEnum": "cards.models.CardKind",
         "ScenarioKindEnum": "cards.models.ScenarioKind",
         "LanguageEnum": [("en", "en"), ("fr", "fr")],
+        "ExportKindEnum": "exports.models.ExportKind",
+        "ExportStatusEnum": "exports.models.ExportStatus",
     },
 }
+
+# PDF exports (exports/). A job past its hard time limit is killed by the worker; one still
+# "running" a grace period later lost its worker and is re-run or failed (exports.services).
+CITADEL_EXPORT_SOFT_TIME_LIMIT = int(os.environ.get("CITADEL_EXPORT_SOFT_TIME_LIMIT", "120"))
+CITADEL_EXPORT_TIME_LIMIT = int(os.environ.get("CITADEL_EXPORT_TIME_LIMIT", "150"))
+CITADEL_EXPORT_STALE_GRACE = int(os.environ.get("CITADEL_EXPORT_STALE_GRACE", "30"))
+CITADEL_EXPORT_MAX_ATTEMPTS = int(os.environ.get("CITADEL_EXPORT_MAX_ATTEMPTS", "3"))
+CITADEL_EXPORT_EXPIRY_HOURS = int(os.environ.get("CITADEL_EXPORT_EXPIRY_HOURS", str(7 * 24)))
+CITADEL_EXPORT_RATE = os.environ.get("CITADEL_EXPORT_RATE", "30/hour")
 
 # Where the demo command looks for rulebook files to import (issue: rules reference).
 CITADEL_RULEBOOK_DIR = os.environ.get("CITADEL_RULEBOOK_DIR", "")

@@ -1,0 +1,29 @@
+"""Celery tasks: thin. The job id goes in; exports.services does the work and keeps the state.
+
+acks_late: a message is acknowledged only after the job ran, so a worker that dies mid-job
+leaves the message to be delivered again (the claim then sees whether anyone still runs it).
+Only TransientExportError is retried: the service raises it after putting the job back in
+the queue, and fails the job itself once its attempts are spent.
+"""
+
+from celery import shared_task
+from django.conf import settings
+
+from . import services
+
+
+@shared_task(
+    name="exports.run_export",
+    acks_late=True,
+    ignore_result=True,
+    soft_time_limit=settings.CITADEL_EXPORT_SOFT_TIME_LIMIT,
+    time_limit=settings.CITADEL_EXPORT_TIME_LIMIT,
+    autoretry_for=(services.TransientExportError,),
+    # The service counts attempts in the database; Celery's counter is only a backstop.
+    max_retries=settings.CITADEL_EXPORT_MAX_ATTEMPTS,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+)
+def run_export_job(job_id: str) -> None:
+    services.run_export(job_id=job_id)

@@ -1,0 +1,85 @@
+"""What the pages and the API both read from a request: who is asking, and the throttle."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils.translation import get_language
+from rest_framework.throttling import SimpleRateThrottle
+
+from armybuilder.lists.views import SESSION_KEY as LIST_SESSION_KEY
+
+from .models import ExportJob
+from .selectors import get_job_for_viewer
+from .services import ExportViewer, reap_export, start_export
+
+SESSION_OWNER_KEY = "citadel_export_owner"
+
+
+def session_owner(request: HttpRequest, *, create: bool) -> str:
+    """This browser's anonymous export token. Kept in the session data (not the session
+    key), so it survives the key change at login; `create` makes one on the first export."""
+    token = request.session.get(SESSION_OWNER_KEY, "")
+    if not isinstance(token, str):
+        token = ""
+    if not token and create:
+        token = secrets.token_urlsafe(24)
+        request.session[SESSION_OWNER_KEY] = token
+    return token
+
+
+def export_viewer(request: HttpRequest, *, create_session: bool = False) -> ExportViewer:
+    list_ids = request.session.get(LIST_SESSION_KEY, [])
+    return ExportViewer(
+        user=request.user,
+        session_owner=session_owner(request, create=create_session),
+        session_list_ids=[i for i in list_ids if isinstance(i, int)]
+        if isinstance(list_ids, list)
+        else [],
+    )
+
+
+def default_language() -> str:
+    return "fr" if (get_language() or "").startswith("fr") else "en"
+
+
+def start_requested_export(request: HttpRequest, validated: dict) -> ExportJob:
+    """The job for a validated ExportRequestSerializer (API body or Export PDF form)."""
+    fields = dict(validated)
+    kind = fields.pop("kind")
+    language = fields.pop("language", None) or default_language()
+    return start_export(
+        kind=kind,
+        language=language,
+        viewer=export_viewer(request, create_session=True),
+        **fields,
+    )
+
+
+class ExportRateThrottle(SimpleRateThrottle):
+    """Export creation per user (per address for anonymous visitors): CITADEL_EXPORT_RATE,
+    e.g. "30/hour". Shared by the API and the pages' Export PDF button."""
+
+    scope = "exports"
+
+    def get_rate(self) -> str:
+        return settings.CITADEL_EXPORT_RATE
+
+    def get_cache_key(self, request, view) -> str:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            ident = f"user-{user.pk}"
+        else:
+            ident = f"ip-{self.get_ident(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def requested_job(request: HttpRequest, job_id) -> ExportJob | None:
+    """The viewer's job (None: not theirs, or none), its lost worker noticed on the way, so
+    a reader never sees "running" forever even if prune_exports does not run."""
+    job = get_job_for_viewer(
+        job_id=job_id, user=request.user, session_owner=session_owner(request, create=False)
+    )
+    return None if job is None else reap_export(job=job)

@@ -1,0 +1,203 @@
+"""Exports through a real Redis broker and a real Celery worker (in a thread of this process).
+
+The worker thread reads the rows the test commits, hence transaction=True. Redis comes from
+CITADEL_TEST_REDIS_URL (scripts/test sets it for both database passes; default: the local
+server's db 15). Without a reachable Redis these tests skip, except in CI, when
+CITADEL_REQUIRE_SERVICES is set, or when CITADEL_TEST_REDIS_URL was given: then they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+import redis
+from celery.contrib.testing.worker import start_worker
+from django.db import OperationalError, connection
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from armybuilder.celery import app
+from exports import services
+from exports.models import ExportJob, ExportStatus
+
+from .conftest import make_job
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+EXPORTS = "/api/v1/exports/"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/15"
+WAIT_SECONDS = 30
+
+
+def _redis_url() -> str:
+    url = os.environ.get("CITADEL_TEST_REDIS_URL") or DEFAULT_REDIS_URL
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        message = f"Redis is not reachable at {url} for the real-worker export tests: {exc}"
+        required = (
+            os.environ.get("CI")
+            or os.environ.get("CITADEL_REQUIRE_SERVICES") == "1"
+            or os.environ.get("CITADEL_TEST_REDIS_URL")
+        )
+        if required:
+            pytest.fail(message)
+        pytest.skip(message)
+    return url
+
+
+def forget_broker_connections() -> None:
+    """The app caches its connection and producer pools on first use; drop them so the next
+    message goes to the broker now configured (kombu keeps one pool per broker URL)."""
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture(scope="module")
+def worker():
+    """The project's Celery app pointed at Redis, with one worker consuming its queue."""
+    url = _redis_url()
+    conf = app.conf
+    saved = {key: conf[key] for key in ("broker_url", "task_always_eager")}
+    conf.update(broker_url=url, task_always_eager=False)
+    forget_broker_connections()
+    redis.Redis.from_url(url).delete("celery")  # messages left by an interrupted run
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as w:
+            yield w
+    finally:
+        conf.update(saved)
+        forget_broker_connections()
+
+
+def retry_locked(read, tries: int = 20):
+    """SQLite's shared in-memory test database answers "table is locked" at once (no busy
+    wait) when the worker thread writes; the test thread waits and reads again."""
+    for _ in range(tries - 1):
+        try:
+            return read()
+        except OperationalError as exc:
+            if connection.vendor != "sqlite" or "locked" not in str(exc):
+                raise
+            time.sleep(0.05)
+    return read()
+
+
+def wait_until_finished(job_id) -> ExportJob:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        job = retry_locked(lambda: ExportJob.objects.get(pk=job_id))
+        if job.is_finished:
+            return job
+        time.sleep(0.05)
+    pytest.fail(f"export {job_id} not finished after {WAIT_SECONDS} s: {job.status}")
+
+
+class SlowCountingRenderer:
+    """Counts renders; each takes a little while, so a duplicate message arrives mid-run."""
+
+    def __init__(self, fail_first_with: BaseException | None = None):
+        self.calls = 0
+        self.lock = threading.Lock()
+        self.fail_first_with = fail_first_with
+
+    def __call__(self, **kwargs):
+        from exports.documents import render_pdf
+
+        with self.lock:
+            self.calls += 1
+            failure, self.fail_first_with = self.fail_first_with, None
+        if failure is not None:
+            raise failure
+        time.sleep(0.3)
+        return render_pdf(**kwargs)
+
+
+def test_worker_api_export_reaches_done_with_downloadable_pdf(worker, player, section):
+    client = APIClient()
+    client.force_authenticate(player)
+    created = client.post(
+        EXPORTS, {"kind": "rules-section", "section_id": section.pk}, format="json"
+    )
+    assert created.status_code == 202
+    job = wait_until_finished(created.json()["id"])
+    assert job.status == ExportStatus.DONE
+    status = retry_locked(lambda: client.get(created.json()["url"]))
+    download = retry_locked(lambda: client.get(status.json()["download"]))
+    assert b"".join(download.streaming_content).startswith(b"%PDF-")
+
+
+def test_worker_raising_task_ends_failed_with_message(worker, monkeypatch):
+    def broken(**kwargs):
+        raise RuntimeError("the printer is on fire")
+
+    monkeypatch.setattr(services, "render_pdf", broken)
+    job = wait_until_finished(make_job().pk)
+    assert job.status == ExportStatus.FAILED
+    assert "error on our side" in job.error
+
+
+def test_worker_duplicated_message_runs_job_once(worker, monkeypatch, section):
+    renderer = SlowCountingRenderer()
+    monkeypatch.setattr(services, "render_pdf", renderer)
+    job = make_job(params={"section_id": section.pk})
+    # make_job's own dispatch ran at commit; send the same message twice more.
+    services.dispatch_export(job_id=job.pk)
+    services.dispatch_export(job_id=job.pk)
+    assert wait_until_finished(job.pk).status == ExportStatus.DONE
+    time.sleep(0.5)  # let the duplicates reach the worker and be refused
+    assert renderer.calls == 1
+
+
+def test_worker_retries_transient_error_with_backoff_then_done(worker, monkeypatch, section):
+    renderer = SlowCountingRenderer(fail_first_with=OperationalError("connection reset"))
+    monkeypatch.setattr(services, "render_pdf", renderer)
+    job = wait_until_finished(make_job(params={"section_id": section.pk}).pk)
+    assert (job.status, job.attempts, renderer.calls) == (ExportStatus.DONE, 2, 2)
+
+
+def test_worker_vanished_job_is_rerun_not_left_running(worker, player, settings, section):
+    # A worker took the job and died: "running" since before the hard time limit.
+    settings.CITADEL_EXPORT_TIME_LIMIT = 2
+    settings.CITADEL_EXPORT_STALE_GRACE = 1
+    job = ExportJob.objects.create(
+        owner=player,
+        kind="rules-section",
+        params={"section_id": section.pk},
+        status=ExportStatus.RUNNING,
+        attempts=1,
+        started_at=timezone.now() - timedelta(seconds=4),
+        expires_at=timezone.now() + timedelta(days=1),
+    )
+    client = APIClient()
+    client.force_authenticate(player)
+    answered = retry_locked(lambda: client.get(f"{EXPORTS}{job.pk}/"))
+    assert answered.status_code == 200  # reading it noticed the lost worker and re-queued it
+    job = wait_until_finished(job.pk)
+    assert (job.status, job.attempts) == (ExportStatus.DONE, 2)
+
+
+def test_worker_vanished_job_out_of_attempts_fails_past_time_limit(worker, player, settings):
+    settings.CITADEL_EXPORT_TIME_LIMIT = 1
+    settings.CITADEL_EXPORT_STALE_GRACE = 1
+    settings.CITADEL_EXPORT_MAX_ATTEMPTS = 1
+    job = ExportJob.objects.create(
+        owner=player,
+        kind="rules-section",
+        params={"section_id": 1},
+        status=ExportStatus.RUNNING,
+        attempts=1,
+        started_at=timezone.now(),
+        expires_at=timezone.now() + timedelta(days=1),
+    )
+    client = APIClient()
+    client.force_authenticate(player)
+    assert retry_locked(lambda: client.get(f"{EXPORTS}{job.pk}/")).json()["status"] == "running"
+    time.sleep(2.1)  # past the hard time limit and its grace: nobody can be running it
+    body = retry_locked(lambda: client.get(f"{EXPORTS}{job.pk}/")).json()
+    assert body["status"] == "failed"
+    assert "given up" in body["error"]
