@@ -1,31 +1,34 @@
 """PDF documents: army lists, warbands, rules sections and whole rulebooks.
 
 The one entry point the export jobs call is `render_pdf`. It reads the database but never
-writes to it, so a job can be re-run safely.
+writes to it, so a job can be re-run safely. One module per kind of document
+(`army_list`, `rules`); `base` holds what they share (fonts, print stylesheet, writing).
 """
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+
+from . import army_list, rules
+from .base import DocumentError, Progress, ProgressCallback, RenderedDocument
+
+__all__ = [
+    "KINDS",
+    "LANGUAGES",
+    "DocumentError",
+    "ProgressCallback",
+    "RenderedDocument",
+    "render_pdf",
+]
 
 KINDS = ("army-list", "rules-section", "rulebook")
 LANGUAGES = ("en", "fr", "fa")
 
-
-class DocumentError(Exception):
-    """The parameters cannot give a document (unknown list, section or book, bad kind).
-    Permanent: a job that meets it fails at once with this message instead of retrying."""
-
-
-@dataclass(frozen=True, slots=True)
-class RenderedDocument:
-    filename: str
-    content: bytes
-    pages: int
-
-
-ProgressCallback = Callable[[int], None]
+_RENDERERS = {
+    "army-list": army_list.render_army_list,
+    "rules-section": rules.render_rules_section,
+    "rulebook": rules.render_rulebook,
+}
 
 
 def render_pdf(
@@ -39,16 +42,19 @@ def render_pdf(
 
     params by kind: army-list {"list_id": int} or {"text": str, "game": "tmg"|"tactics"};
     rules-section {"section_id": int}; rulebook {"rulebook_id": int}.
+    `language` is the language of the document's own words (headings, labels, card names);
+    a rules section or book is printed in its own language, with the labels in `language`.
     """
-    if kind not in KINDS:
+    renderer = _RENDERERS.get(kind)
+    if renderer is None:
         raise DocumentError(_("Unknown export kind: %(kind)s") % {"kind": kind})
-    # Placeholder until the real documents land: a one-page PDF naming the request.
-    from weasyprint import HTML
-
-    if on_progress:
-        on_progress(50)
-    document = HTML(string=f"<h1>{kind}</h1><p>{params!r} ({language})</p>").render()
-    content = document.write_pdf()
-    if on_progress:
-        on_progress(100)
-    return RenderedDocument(filename=f"{kind}.pdf", content=content, pages=len(document.pages))
+    if language not in LANGUAGES:
+        raise DocumentError(
+            _("Documents are written in English, French or Persian, not %(language)s.")
+            % {"language": language}
+        )
+    if not isinstance(params, dict):
+        raise DocumentError(_("The export parameters are missing."))
+    progress = Progress(on_progress)
+    progress(0)
+    return renderer(params=params, language=language, progress=progress)
