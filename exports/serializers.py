@@ -9,6 +9,7 @@ from rest_framework import serializers
 from armybuilder.checking import MAX_LIST_CHARS
 
 from .documents import LANGUAGES
+from .documents.army_list import LIST_LANGUAGES
 from .models import ExportKind, ExportStatus
 
 # Which field each kind needs; army-list takes list_id or text.
@@ -70,6 +71,11 @@ class ExportRequestSerializer(serializers.Serializer):
                     "field": needed[0],
                 }
             raise serializers.ValidationError({needed[0]: message})
+        # Refused here rather than by a failed job: the reader learns it before waiting.
+        if kind == ExportKind.ARMY_LIST and attrs.get("language") not in (None, *LIST_LANGUAGES):
+            raise serializers.ValidationError(
+                {"language": _("Army lists and warbands are printed in English or French.")}
+            )
         return attrs
 
 

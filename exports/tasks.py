@@ -7,6 +7,7 @@ the queue, and fails the job itself once its attempts are spent.
 """
 
 from celery import shared_task
+from celery.signals import worker_process_init
 from django.conf import settings
 
 from . import services
@@ -27,3 +28,10 @@ from . import services
 )
 def run_export_job(job_id: str) -> None:
     services.run_export(job_id=job_id)
+
+
+@worker_process_init.connect
+def preload_pdf_engine(**_kwargs) -> None:
+    """Load WeasyPrint and Pango when a worker process starts (about 0.7 s), so the first
+    reader's export does not wait for it. The web process never imports it."""
+    import weasyprint  # noqa: F401

@@ -146,6 +146,7 @@ def test_post_export_anonymous_session_list_answers_202(client, stark):
         ({"kind": "rulebook", "rulebook_id": -3}, "rulebook_id"),
         ({"kind": "rulebook", "rulebook_id": 999999}, "rulebook_id"),
         ({"kind": "rulebook", "rulebook_id": 1, "language": "de"}, "language"),
+        ({"kind": "army-list", "text": "Faction: Stark", "language": "fa"}, "language"),
     ],
 )
 def test_post_export_bad_input_answers_400_naming_field(api, body, field):
