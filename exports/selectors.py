@@ -7,7 +7,7 @@ from datetime import datetime
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from .models import ExportJob, ExportStatus
 
@@ -34,6 +34,18 @@ def stale_running_jobs(*, stale_before: datetime) -> Iterator[ExportJob]:
     return ExportJob.objects.filter(
         status=ExportStatus.RUNNING, started_at__lt=stale_before
     ).iterator()
+
+
+def lost_queued_jobs(*, lost_before: datetime) -> Iterator[ExportJob]:
+    """Queued jobs whose message was sent (or, never sent, which were created) too long ago."""
+    return (
+        ExportJob.objects.filter(status=ExportStatus.QUEUED)
+        .filter(
+            Q(dispatched_at__lt=lost_before)
+            | Q(dispatched_at__isnull=True, created_at__lt=lost_before)
+        )
+        .iterator()
+    )
 
 
 def expired_jobs(*, now: datetime) -> QuerySet[ExportJob]:

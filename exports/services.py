@@ -6,8 +6,10 @@ The states a job goes through:
       ▲                  │  └───► failed   (bad parameters, time limit, an unexpected error)
       └── transient error or lost worker, while attempts remain (else failed)
 
-Every write after the claim is fenced by `attempts`: a worker that was given up for dead and
-then wakes up finds its attempt superseded and writes nothing.
+A queued job whose message the broker lost (a Redis restart keeps no queue) is sent again
+once it has waited CITADEL_EXPORT_RESEND_AFTER seconds. Every write after the claim is fenced
+by `attempts`: a worker that was given up for dead and then wakes up finds its attempt
+superseded and writes nothing.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ class ExportViewer:
 class ReapResult:
     requeued: int = 0
     failed: int = 0
+    resent: int = 0
 
 
 # --- limits ------------------------------------------------------------------------------------
@@ -104,6 +107,12 @@ def stale_before(now: datetime) -> datetime:
     worker killed it or died, so nobody is running it any more."""
     seconds = settings.CITADEL_EXPORT_TIME_LIMIT + settings.CITADEL_EXPORT_STALE_GRACE
     return now - timedelta(seconds=seconds)
+
+
+def lost_before(now: datetime) -> datetime:
+    """A job still queued whose message was sent before this instant has waited far longer
+    than any queue should make it wait: its message was most likely lost."""
+    return now - timedelta(seconds=settings.CITADEL_EXPORT_RESEND_AFTER)
 
 
 def _expiry(now: datetime) -> datetime:
@@ -187,6 +196,9 @@ def dispatch_export(*, job_id: UUID) -> None:
     instead of leaving it queued with no message to run it."""
     from .tasks import run_export_job  # the task module imports this one
 
+    ExportJob.objects.filter(pk=job_id, status=ExportStatus.QUEUED).update(
+        dispatched_at=timezone.now()
+    )
     if run_export_job.app.conf.task_always_eager:
         _run_in_process(job_id=job_id)
         return
@@ -283,7 +295,12 @@ def fail_export(*, job: ExportJob, message: str) -> bool:
 
 
 def _requeue(job: ExportJob) -> bool:
-    return bool(_this_attempt(job).update(status=ExportStatus.QUEUED, progress=0, started_at=None))
+    # The task's retry sends the next message itself, hence dispatched_at.
+    return bool(
+        _this_attempt(job).update(
+            status=ExportStatus.QUEUED, progress=0, started_at=None, dispatched_at=timezone.now()
+        )
+    )
 
 
 def _language(job: ExportJob) -> str:
@@ -344,8 +361,11 @@ def run_export(*, job_id: UUID | str) -> None:
 
 def reap_export(*, job: ExportJob, now: datetime | None = None) -> ExportJob:
     """A running job whose worker is gone goes back to the queue while attempts remain, and
-    fails with a message after that. Any other job is returned as it is."""
-    _reap(job, now or timezone.now())
+    fails with a message after that; a queued job whose message was lost is sent again. Any
+    other job is returned as it is."""
+    now = now or timezone.now()
+    if not _reap(job, now):
+        _resend(job, now)
     job.refresh_from_db()
     return job
 
@@ -355,9 +375,34 @@ def reap_stale_exports(*, now: datetime | None = None) -> ReapResult:
     outcomes = [
         _reap(job, now) for job in selectors.stale_running_jobs(stale_before=stale_before(now))
     ]
-    return ReapResult(
-        requeued=outcomes.count(ExportStatus.QUEUED), failed=outcomes.count(ExportStatus.FAILED)
+    resent = sum(
+        _resend(job, now) for job in selectors.lost_queued_jobs(lost_before=lost_before(now))
     )
+    return ReapResult(
+        requeued=outcomes.count(ExportStatus.QUEUED),
+        failed=outcomes.count(ExportStatus.FAILED),
+        resent=resent,
+    )
+
+
+def _resend(job: ExportJob, now: datetime) -> bool:
+    """Send a lost queued job's message again. Harmless if it was only slow: the claim lets
+    one delivery run the job and the other does nothing."""
+    if job.status != ExportStatus.QUEUED:
+        return False
+    waiting_since = job.dispatched_at or job.created_at
+    if waiting_since >= lost_before(now):
+        return False
+    # Conditional on the value read, so two readers or cron runs resend it once.
+    if not ExportJob.objects.filter(
+        pk=job.pk, status=ExportStatus.QUEUED, dispatched_at=job.dispatched_at
+    ).update(dispatched_at=now):
+        return False
+    logger.warning(
+        "export %s: queued since %s with no worker taking it; resent", job.pk, waiting_since
+    )
+    transaction.on_commit(partial(dispatch_export, job_id=job.pk))
+    return True
 
 
 def _reap(job: ExportJob, now: datetime) -> ExportStatus | None:

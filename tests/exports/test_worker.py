@@ -213,3 +213,25 @@ def test_worker_vanished_job_out_of_attempts_fails_past_time_limit(worker, playe
     body = retry_locked(lambda: client.get(f"{EXPORTS}{job.pk}/")).json()
     assert body["status"] == "failed"
     assert "given up" in body["error"]
+
+
+def test_worker_queued_job_whose_message_was_lost_is_resent_and_done(
+    worker, player, settings, section
+):
+    # Committed and "sent" long ago, but no message is in the queue: the broker lost it.
+    settings.CITADEL_EXPORT_RESEND_AFTER = 60
+    long_ago = timezone.now() - timedelta(seconds=61)
+    job = ExportJob.objects.create(
+        owner=player,
+        kind="rules-section",
+        params={"section_id": section.pk},
+        created_at=long_ago,
+        dispatched_at=long_ago,
+        expires_at=timezone.now() + timedelta(days=1),
+    )
+    client = APIClient()
+    client.force_authenticate(player)
+    answered = retry_locked(lambda: client.get(f"{EXPORTS}{job.pk}/"))
+    assert answered.json()["status"] == "queued"  # reading it noticed and sent it again
+    job = wait_until_finished(job.pk)
+    assert (job.status, job.attempts) == (ExportStatus.DONE, 1)

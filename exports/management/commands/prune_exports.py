@@ -1,7 +1,8 @@
 """Housekeeping for PDF exports; run it from cron every few minutes (it is cheap).
 
-Re-queues or fails jobs whose worker vanished (they are also noticed whenever someone reads
-them), then deletes expired jobs with their files.
+Re-queues or fails jobs whose worker vanished, resends queued jobs whose message was lost
+(both are also noticed whenever someone reads the job), then deletes expired jobs with
+their files.
 """
 
 from django.core.management.base import BaseCommand
@@ -17,5 +18,6 @@ class Command(BaseCommand):
         pruned = services.prune_expired_exports()
         self.stdout.write(
             f"stale jobs re-queued: {reaped.requeued}, failed: {reaped.failed}; "
+            f"lost messages resent: {reaped.resent}; "
             f"expired exports deleted: {pruned}"
         )
