@@ -60,8 +60,9 @@ class ExportJob(models.Model):
     pages = models.PositiveIntegerField(null=True, blank=True)
 
     created_at = models.DateTimeField(default=timezone.now)
-    # When the task's message was last sent: a queued job whose message is much older than
-    # that was probably lost by the broker (a Redis restart keeps no queue) and is resent.
+    # When the job was last put back in the queue (retry, reaped, resent); its first message
+    # goes out as it is created. A queued job waiting much longer than that has probably
+    # lost its message to the broker (a Redis restart keeps no queue) and is resent.
     dispatched_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -196,9 +196,6 @@ def dispatch_export(*, job_id: UUID) -> None:
     instead of leaving it queued with no message to run it."""
     from .tasks import run_export_job  # the task module imports this one
 
-    ExportJob.objects.filter(pk=job_id, status=ExportStatus.QUEUED).update(
-        dispatched_at=timezone.now()
-    )
     if run_export_job.app.conf.task_always_eager:
         _run_in_process(job_id=job_id)
         return
@@ -411,7 +408,9 @@ def _reap(job: ExportJob, now: datetime) -> ExportStatus | None:
         return None
     stale = _this_attempt(job).filter(started_at__lt=stale_before(now))
     if job.attempts < max_attempts():
-        if not stale.update(status=ExportStatus.QUEUED, progress=0, started_at=None):
+        if not stale.update(
+            status=ExportStatus.QUEUED, progress=0, started_at=None, dispatched_at=now
+        ):
             return None
         transaction.on_commit(partial(dispatch_export, job_id=job.pk))
         return ExportStatus.QUEUED

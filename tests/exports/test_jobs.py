@@ -285,12 +285,10 @@ def test_reap_stale_exports_counts_requeued_and_failed(settings):
 # --- messages the broker lost ------------------------------------------------------------------
 
 
-def queued_job(
-    settings, *, waited_seconds: int, dispatched: bool = True, params: dict | None = None
-) -> ExportJob:
-    """A queued job whose message went out `waited_seconds` ago (or which was created then
-    and never sent)."""
-    job = make_job(**({"params": params} if params else {}))
+def queued_job(*, waited_seconds: int, dispatched: bool = True) -> ExportJob:
+    """A queued job put back in the queue `waited_seconds` ago (or, first sent, created
+    then)."""
+    job = make_job()
     then = timezone.now() - timedelta(seconds=waited_seconds)
     ExportJob.objects.filter(pk=job.pk).update(
         created_at=then, dispatched_at=then if dispatched else None
@@ -299,18 +297,24 @@ def queued_job(
     return job
 
 
-def test_dispatch_export_records_when_the_message_went_out(with_broker, monkeypatch):
-    monkeypatch.setattr(tasks.run_export_job, "delay", lambda *args: None)
-    job = make_job()
-    services.dispatch_export(job_id=job.pk)
-    job.refresh_from_db()
-    assert timezone.now() - job.dispatched_at < timedelta(seconds=5)
+def test_reap_export_requeued_job_is_not_taken_for_lost(
+    settings, django_capture_on_commit_callbacks
+):
+    job = running_job(settings, attempts=1)
+    ExportJob.objects.filter(pk=job.pk).update(
+        created_at=timezone.now() - timedelta(seconds=settings.CITADEL_EXPORT_RESEND_AFTER + 1)
+    )
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.reap_export(job=job)
+        again = services.reap_export(job=job)
+    assert again.status == ExportStatus.QUEUED
+    assert len(callbacks) == 1  # sent by the reaping, not resent by the second read
 
 
 def test_reap_export_queued_job_whose_message_was_lost_is_resent(
     settings, django_capture_on_commit_callbacks
 ):
-    job = queued_job(settings, waited_seconds=settings.CITADEL_EXPORT_RESEND_AFTER + 1)
+    job = queued_job(waited_seconds=settings.CITADEL_EXPORT_RESEND_AFTER + 1)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         reaped = services.reap_export(job=job)
     assert reaped.status == ExportStatus.QUEUED
@@ -321,7 +325,7 @@ def test_reap_export_queued_job_whose_message_was_lost_is_resent(
 def test_reap_export_queued_job_recently_sent_is_not_resent(
     settings, django_capture_on_commit_callbacks
 ):
-    job = queued_job(settings, waited_seconds=settings.CITADEL_EXPORT_RESEND_AFTER - 30)
+    job = queued_job(waited_seconds=settings.CITADEL_EXPORT_RESEND_AFTER - 30)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.reap_export(job=job)
     assert callbacks == []
@@ -331,27 +335,14 @@ def test_reap_stale_exports_resends_lost_messages_once(
     settings, django_capture_on_commit_callbacks
 ):
     waited = settings.CITADEL_EXPORT_RESEND_AFTER + 1
-    queued_job(settings, waited_seconds=waited)
-    queued_job(settings, waited_seconds=waited, dispatched=False)  # committed, never sent
-    queued_job(settings, waited_seconds=1)
+    queued_job(waited_seconds=waited)
+    queued_job(waited_seconds=waited, dispatched=False)  # committed, never sent
+    queued_job(waited_seconds=1)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         first = services.reap_stale_exports()
         second = services.reap_stale_exports()
     assert (first.resent, second.resent) == (2, 0)
     assert len(callbacks) == 2
-
-
-def test_resent_job_already_claimed_by_its_first_message_runs_once(renderer, settings, section):
-    job = queued_job(
-        settings,
-        waited_seconds=settings.CITADEL_EXPORT_RESEND_AFTER + 1,
-        params={"section_id": section.pk},
-    )
-    services.reap_stale_exports()
-    tasks.run_export_job.apply(args=[str(job.pk)])  # the slow first message
-    tasks.run_export_job.apply(args=[str(job.pk)])  # the resent one
-    job.refresh_from_db()
-    assert (job.status, job.attempts, renderer.calls) == (ExportStatus.DONE, 1, 1)
 
 
 # --- expiry ------------------------------------------------------------------------------------
