@@ -1,8 +1,8 @@
 """Reads of saved lists: who may see a list, the draft the validator reads, the report.
 
-`list_report` returns exactly what `checking.check_tmg_text` returns for the same army
-(contracts §3 shape, canonical text and tactics deck included): both go through
-`checking.tmg_result`.
+`list_report` returns the same typed `CheckResult` that `checking.check_tmg_text` returns
+for the list's canonical text (tactics deck included): both go through
+`armybuilder.tmg.check.check_draft`.
 """
 
 from __future__ import annotations
@@ -10,13 +10,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, QuerySet
 
-from armybuilder.checking import tmg_result
+from armybuilder.checking import check_tmg_draft
 from armybuilder.findings import Finding, Severity, Text
 from armybuilder.pool import TmgPool, tmg_pool
+from armybuilder.result import CheckResult
+from armybuilder.serializers import findings_json, result_json
 from armybuilder.tmg.draft import ArmyDraft, Entry, UnitEntry
 from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
 from armybuilder.tmg.to_text import write_tmg_text
@@ -227,11 +230,13 @@ def draft_for_list(army_list: ArmyList, pool: TmgPool | None = None) -> ArmyDraf
     return build_list_draft(army_list, pool).draft
 
 
-def list_report(army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = None) -> dict:
-    """Legality recomputed now, in the shape of `checking.check_tmg_text`."""
+def list_report(
+    army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = None
+) -> CheckResult:
+    """Legality recomputed now, as `checking.check_tmg_text` finds it."""
     pool = pool or tmg_pool()
     built = build_list_draft(army_list, pool)
-    return tmg_result(built.draft, pool=pool, lang=lang, findings=built.missing)
+    return check_tmg_draft(built.draft, pool=pool, lang=lang, findings=built.missing)
 
 
 def list_text(army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = None) -> str:
@@ -260,22 +265,16 @@ class EntryRow:
 
 
 @dataclass(frozen=True)
-class ListState:
+class CheckedState:
+    """A saved list (of any game) with its check, for the builder and the list pages."""
+
     army_list: ArmyList
-    report: dict
-    units: tuple[EntryRow, ...]
-    ncus: tuple[EntryRow, ...]
-    unattached: tuple[EntryRow, ...]
-    refs: dict[int, str]
-    deck_target: int = 20  # the ruleset's full deck: (faction + commander cards) x copies
+    result: CheckResult
 
-    @property
-    def entry_count(self) -> int:
-        return len(self.refs)
-
-    @property
-    def deck_size(self) -> int:
-        return sum(card["copies"] for card in self.report.get("deck", ()))
+    @cached_property
+    def report(self) -> dict:
+        """The result as the pages show it: contracts §3 JSON in the result's language."""
+        return result_json(self.result)
 
     @property
     def errors(self) -> list[dict]:
@@ -285,16 +284,35 @@ class ListState:
     def warnings(self) -> list[dict]:
         return [f for f in self.report["findings"] if f["severity"] != Severity.ERROR]
 
+
+@dataclass(frozen=True)
+class ListState(CheckedState):
+    units: tuple[EntryRow, ...] = ()
+    ncus: tuple[EntryRow, ...] = ()
+    unattached: tuple[EntryRow, ...] = ()
+    refs: dict[int, str] = field(default_factory=dict)
+    deck_target: int = 20  # the ruleset's full deck: (faction + commander cards) x copies
+
+    @property
+    def entry_count(self) -> int:
+        return len(self.refs)
+
+    @property
+    def deck_size(self) -> int:
+        return self.result.deck_size
+
     @property
     def points_over(self) -> bool:
-        points = self.report.get("points") or {}
-        return points.get("spent", 0) > points.get("limit", 0)
+        points = self.result.points
+        return points is not None and points.spent > points.limit
 
     @property
     def neutral_over(self) -> bool:
-        points = self.report.get("points") or {}
-        return self.army_list.faction.slug != "neutral" and points.get("neutral", 0) > points.get(
-            "neutral_cap", 0
+        points = self.result.points
+        return (
+            points is not None
+            and self.army_list.faction.slug != "neutral"
+            and points.neutral > points.neutral_cap
         )
 
 
@@ -302,25 +320,20 @@ def list_state(army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = 
     """The report plus rows the builder shows, each tied to its ListEntry."""
     pool = pool or tmg_pool()
     built = build_list_draft(army_list, pool)
-    report = tmg_result(built.draft, pool=pool, lang=lang, findings=built.missing)
-    by_ref = {row["ref"]: row for row in report["entries"]}
-    flagged = {
-        ref
-        for finding in report["findings"]
-        if finding["severity"] == Severity.ERROR
-        for ref in finding["entries"]
-    }
+    result = check_tmg_draft(built.draft, pool=pool, lang=lang, findings=built.missing)
+    by_ref = {entry.ref: entry for entry in result.entries}
+    flagged = result.flagged_refs
     rules = pool.context_for(army_list.faction.slug).faction_rules
 
     def row(entry: ListEntry) -> EntryRow:
         ref = built.refs.get(entry.pk, f"entry-{entry.pk}")
-        data = by_ref.get(ref, {})
+        checked = by_ref.get(ref)
         facts = pool.by_id.get(entry.card.external_id)
         return EntryRow(
             entry=entry,
             ref=ref,
-            points=data.get("points"),
-            commander=bool(data.get("commander")),
+            points=checked.points if checked else None,
+            commander=checked.commander if checked else False,
             may_choose_commander=facts is not None and may_be_chosen_commander(facts, rules),
             flagged=ref in flagged,
         )
@@ -344,7 +357,7 @@ def list_state(army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = 
             unattached.append(row(entry))
     return ListState(
         army_list=army_list,
-        report=report,
+        result=result,
         units=tuple(units),
         ncus=tuple(ncus),
         unattached=tuple(unattached),
@@ -400,8 +413,8 @@ def host_options(
             HostOption(
                 host=entry,
                 allowed=check.allowed,
-                reasons=tuple(f.to_dict(lang) for f in check.reasons),
-                side_effects=tuple(f.to_dict(lang) for f in check.side_effects),
+                reasons=findings_json(check.reasons, lang=lang),
+                side_effects=findings_json(check.side_effects, lang=lang),
                 resolves=check.resolves,
                 current=moving is not None and moving.parent_id == entry.pk,
             )

@@ -1,10 +1,10 @@
 """Reads of saved Tactics warbands: the draft the validator reads, the report, the builder rows.
 
-`warband_report` returns exactly what `checking.check_tactics_text` returns for the same
-warband (contracts §3 shape, canonical text included): both go through
-`checking.tactics_result`. Figures are numbered heroes first, then champions, then soldiers,
-and equipment under its holder, as the canonical text lists them, so a saved warband and its
-text give equal drafts and the same findings.
+`warband_report` returns the same typed `CheckResult` that `checking.check_tactics_text`
+returns for the warband's canonical text: both go through `tactics.check.check_draft`.
+Figures are numbered heroes first, then champions, then soldiers, and equipment under its
+holder, as the canonical text lists them, so a saved warband and its text give equal drafts
+and the same findings.
 """
 
 from __future__ import annotations
@@ -14,10 +14,13 @@ from dataclasses import dataclass, field, replace
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
-from armybuilder.checking import scenario_label, tactics_result
-from armybuilder.findings import Finding, Severity, Text
+from armybuilder.checking import check_tactics_draft
+from armybuilder.findings import Finding, Text
 from armybuilder.models import Collection
 from armybuilder.pool import TacticsPool, tactics_pool
+from armybuilder.result import CheckResult
+from armybuilder.serializers import findings_json
+from armybuilder.tactics.check import scenario_label
 from armybuilder.tactics.draft import (
     COIN_TYPES,
     Coins,
@@ -31,6 +34,7 @@ from armybuilder.tactics.text import write_warband_text
 from cards.models import Card, CardKind, Game
 
 from .models import ArmyList, ListEntry
+from .selectors import CheckedState
 from .tactics_holders import check_holders, counterpart
 
 KIND_ORDER = {"hero": 0, "champion": 1, "soldier": 2}
@@ -170,11 +174,14 @@ def uses_collection(army_list: ArmyList) -> bool:
 
 def warband_report(
     army_list: ArmyList, *, lang: str = "en", pool: TacticsPool | None = None
-) -> dict:
-    """Legality recomputed now, in the shape of `checking.check_tactics_text`."""
+) -> CheckResult:
+    """Legality recomputed now, as `checking.check_tactics_text` finds it."""
     pool = pool or tactics_pool()
-    built = build_warband_draft(army_list, pool)
-    return tactics_result(
+    return _checked(army_list, build_warband_draft(army_list, pool), pool=pool, lang=lang)
+
+
+def _checked(army_list: ArmyList, built: WarbandBuild, *, pool: TacticsPool, lang: str):
+    return check_tactics_draft(
         built.draft,
         pool=pool,
         lang=lang,
@@ -233,21 +240,11 @@ class Gauge:
 
 
 @dataclass(frozen=True)
-class WarbandState:
-    army_list: ArmyList
-    report: dict
-    figures: tuple[FigureRow, ...]
-    loose: tuple[ItemRow, ...]  # equipment nobody carries, and unknown cards
-    gauges: tuple[Gauge, ...]
+class WarbandState(CheckedState):
+    figures: tuple[FigureRow, ...] = ()
+    loose: tuple[ItemRow, ...] = ()  # equipment nobody carries, and unknown cards
+    gauges: tuple[Gauge, ...] = ()
     uses_collection: bool = False
-
-    @property
-    def errors(self) -> list[dict]:
-        return [f for f in self.report["findings"] if f["severity"] == Severity.ERROR]
-
-    @property
-    def warnings(self) -> list[dict]:
-        return [f for f in self.report["findings"] if f["severity"] != Severity.ERROR]
 
     @property
     def budget(self) -> Coins | None:
@@ -259,19 +256,8 @@ def warband_state(
 ) -> WarbandState:
     pool = pool or tactics_pool()
     built = build_warband_draft(army_list, pool)
-    report = tactics_result(
-        built.draft,
-        pool=pool,
-        lang=lang,
-        findings=built.missing,
-        context=warband_context(army_list, pool),
-    )
-    flagged = {
-        ref
-        for finding in report["findings"]
-        if finding["severity"] == Severity.ERROR
-        for ref in finding["entries"]
-    }
+    result = _checked(army_list, built, pool=pool, lang=lang)
+    flagged = result.flagged_refs
     figures: dict[int, FigureRow] = {}
     loose: list[ItemRow] = []
     for entry in built.entries:
@@ -298,7 +284,7 @@ def warband_state(
     gauges.append(Gauge("figures", len(built.draft.figures), budget.copper if budget else None))
     return WarbandState(
         army_list=army_list,
-        report=report,
+        result=result,
         figures=tuple(figures.values()),
         loose=tuple(loose),
         gauges=tuple(gauges),
@@ -360,8 +346,8 @@ def holder_options(
             HolderOption(
                 holder=entry,
                 allowed=check.allowed,
-                reasons=tuple(f.to_dict(lang) for f in check.reasons),
-                side_effects=tuple(f.to_dict(lang) for f in check.side_effects),
+                reasons=findings_json(check.reasons, lang=lang),
+                side_effects=findings_json(check.side_effects, lang=lang),
                 current=moving is not None and moving.parent_id == entry.pk,
             )
         )

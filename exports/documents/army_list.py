@@ -2,9 +2,9 @@
 part with every card's stats and abilities, the tactics deck, and the rules sections the
 cards' keywords cite.
 
-Saved lists and pasted text go through the same checking result (contracts §3 shape:
-`list_report`, `warband_report`, `check_list_text`), so the PDF shows exactly the legality
-the builder and the API show.
+Saved lists and pasted text go through the same typed `CheckResult`
+(`saved_list_report`, `check_list_text`), so the PDF shows exactly the legality the builder
+and the API show.
 """
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from armybuilder.checking import CheckError, CheckOptions, check_list_text
-from armybuilder.findings import Severity
-from armybuilder.lists.selectors import list_report
-from armybuilder.lists.tactics_selectors import warband_report
+from armybuilder.checking import GAMES, CheckError, CheckOptions, check_list_text
+from armybuilder.lists.reports import saved_list_report
+from armybuilder.result import CheckResult, ResultEntry
+from armybuilder.serializers import findings_json
 from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
-from cards.models import FIGURE_KINDS, Card, Game
+from cards.models import Card, Game
 from cards.views import attack_rows
+from common.i18n import localized
 from rules.selectors import sections_for_terms
 
 from . import selectors
@@ -57,82 +58,51 @@ class CitedRule:
     terms: list[str]
 
 
-def _result_for(params: dict, language: str) -> tuple[dict, str]:
-    """The checking result and the game, for a saved list or a pasted one."""
+def _result_for(params: dict, language: str) -> CheckResult:
+    """The checking result, for a saved list or a pasted one."""
     if params.get("list_id") is not None:
         army_list = selectors.army_list_by_id(params["list_id"])
         if army_list is None:
             raise DocumentError(_("No saved list has this number."))
-        if army_list.game == Game.TACTICS:
-            return warband_report(army_list, lang=language), Game.TACTICS
-        return list_report(army_list, lang=language), Game.TMG
+        return saved_list_report(army_list, lang=language)
     text = params.get("text")
     if not isinstance(text, str) or not text.strip():
         raise DocumentError(_("Give a saved list or the text of a list to export."))
     try:
-        result = check_list_text(text, CheckOptions(game=params.get("game"), lang=language))
+        return check_list_text(text, CheckOptions(game=params.get("game"), lang=language))
     except CheckError as exc:
         raise DocumentError(str(exc)) from exc
-    return result, result["game"]
 
 
-def _flagged_refs(result: dict) -> set[str]:
-    return {
-        ref
-        for finding in result["findings"]
-        if finding["severity"] == Severity.ERROR
-        for ref in finding["entries"]
-    }
+def _sheet_rows(result: CheckResult, language: str) -> tuple[list[SheetRow], list[SheetRow]]:
+    """(The carriers — units, figures — with what they carry, then what nobody carries),
+    and the entries that carry nothing (NCUs)."""
+    game = GAMES[result.game]
+    flagged = result.flagged_refs
 
-
-def _tmg_rows(result: dict) -> tuple[list[SheetRow], list[SheetRow]]:
-    """(combat units with their attachments, then host-less attachments), and NCUs."""
-    flagged = _flagged_refs(result)
-
-    def row(entry: dict) -> SheetRow:
+    def row(entry: ResultEntry) -> SheetRow:
+        cost = getattr(entry.card, "cost", None)
         return SheetRow(
-            ref=entry["ref"],
-            external_id=entry["id"],
-            name=entry["name"],
-            points=entry["points"],
-            commander=bool(entry.get("commander")),
-            flagged=entry["ref"] in flagged,
+            ref=entry.ref,
+            external_id=entry.card.id,
+            name=entry.card.label(language),
+            points=entry.points,
+            coins=cost.as_dict() if cost else None,
+            commander=entry.commander,
+            flagged=entry.ref in flagged,
         )
 
-    units: dict[str, SheetRow] = {}
-    loose, ncus = [], []
-    for entry in result["entries"]:
-        if entry["role"] == "unit":
-            units[entry["ref"]] = row(entry)
-    for entry in result["entries"]:
-        if entry["role"] == "attachment":
-            host = units.get(entry.get("host") or "")
-            (host.attached if host else loose).append(row(entry))
-        elif entry["role"] == "ncu":
-            ncus.append(row(entry))
-    return [*units.values(), *loose], ncus
-
-
-def _tactics_rows(result: dict) -> list[SheetRow]:
-    """Figures with the equipment they carry, then equipment nobody carries."""
-    flagged = _flagged_refs(result)
-    figures: dict[str, SheetRow] = {}
-    loose = []
-    for entry in result["entries"]:
-        row = SheetRow(
-            ref=entry["ref"],
-            external_id=entry["id"],
-            name=entry["name"],
-            coins=entry.get("cost"),
-            flagged=entry["ref"] in flagged,
-        )
-        if entry["kind"] in FIGURE_KINDS:
-            figures[entry["ref"]] = row
-        elif entry.get("holder") in figures:
-            figures[entry["holder"]].attached.append(row)
+    carriers = {e.ref: row(e) for e in result.entries if e.role in game.carrier_roles}
+    loose, apart = [], []
+    for entry in result.entries:
+        if entry.role in game.carrier_roles:
+            continue
+        if entry.role in game.carried_roles:
+            carrier = carriers.get(entry.host or "")
+            (carrier.attached if carrier else loose).append(row(entry))
         else:
-            loose.append(row)
-    return [*figures.values(), *loose]
+            apart.append(row(entry))
+    return [*carriers.values(), *loose], apart
 
 
 def _abilities(card: Card, language: str) -> list[dict]:
@@ -188,83 +158,81 @@ def _ruleset_name(ruleset_id: str | None, language: str) -> str:
         ruleset = get_ruleset(ruleset_id)
     except UnknownRuleset:
         return ruleset_id or ""
-    return ruleset.name_fr if language == "fr" else ruleset.name_en
+    return localized(ruleset, "name", language)
 
 
-def _game_size_label(result: dict) -> str:
+def _game_size_label(result: CheckResult) -> str:
     """ "Standard (3-6-18)", or the bare budget when the scenario does not name it."""
-    scenario = result.get("scenario") or ""
-    budget = (result.get("coins") or {}).get("budget")
+    scenario = result.scenario or ""
+    budget = result.coins.budget if result.coins else None
     if not budget:
         return scenario
-    coins = f"{budget['gold']}-{budget['silver']}-{budget['copper']}"
+    coins = budget.label()
     if coins in scenario:
         return scenario
     return f"{scenario} ({coins})" if scenario else coins
 
 
-def _filename(result: dict, faction_name: str, game: str) -> str:
-    stem = slugify(result.get("name") or "") or slugify(faction_name) or "list"
-    suffix = "warband" if game == Game.TACTICS else "army-list"
+def _filename(result: CheckResult, faction_name: str) -> str:
+    stem = slugify(result.name) or slugify(faction_name) or "list"
+    suffix = "warband" if result.game == Game.TACTICS else "army-list"
     return f"{stem}-{suffix}.pdf"
 
 
-def army_list_context(result: dict, game: str, language: str) -> dict:
-    faction = selectors.faction_by_slug(game, result.get("faction"))
-    faction_name = faction.name(language) if faction else (result.get("faction") or "")
-    errors = [f for f in result["findings"] if f["severity"] == Severity.ERROR]
+def army_list_context(result: CheckResult, language: str) -> dict:
+    game = result.game
+    faction = selectors.faction_by_slug(game, result.faction)
+    faction_name = faction.name(language) if faction else (result.faction or "")
+    carriers, apart = _sheet_rows(result, language)
     context = {
         "game": game,
-        "result": result,
-        "legal": result["legal"],
-        "errors": errors,
-        "warnings": [f for f in result["findings"] if f["severity"] != Severity.ERROR],
+        "legal": result.legal,
+        "errors": findings_json(result.errors, lang=language),
+        "warnings": findings_json(result.warnings, lang=language),
         "faction_name": faction_name,
-        "list_name": result.get("name") or "",
+        "list_name": result.name,
     }
-    ids = [entry["id"] for entry in result["entries"]]
-    if game == Game.TMG:
-        units, ncus = _tmg_rows(result)
-        deck_ids = [card["id"] for card in result.get("deck", ())]
-        cards = selectors.cards_by_external_id(game, [*ids, *deck_ids])
+    ids = [entry.card.id for entry in result.entries]
+    cards = selectors.cards_by_external_id(game, [*ids, *(card.id for card in result.deck)])
+    deck = [
+        {"name": card.label(language), "copies": card.copies, "source": card.source,
+         "card": cards.get(card.id)}
+        for card in result.deck
+    ]  # fmt: skip
+    if result.points is not None:
         context.update(
-            units=units,
-            ncus=ncus,
-            points=result.get("points") or {},
-            ruleset_name=_ruleset_name(result.get("ruleset"), language),
-            commanders=[e["name"] for e in result["entries"] if e.get("commander")],
-            deck=[
-                {**card, "card": cards.get(card["id"])}
-                for card in result.get("deck", ())
-            ],
-        )  # fmt: skip
-    else:
-        cards = selectors.cards_by_external_id(game, ids)
-        context.update(
-            figures=_tactics_rows(result),
-            coins=result.get("coins") or {},
-            figure_count=result.get("figures") or 0,
-            size_label=_game_size_label(result),
+            units=carriers,
+            ncus=apart,
+            points=result.points,
+            ruleset_name=_ruleset_name(result.ruleset, language),
+            commanders=[e.card.label(language) for e in result.entries if e.commander],
+            deck=deck,
         )
+    if result.coins is not None:
+        context.update(
+            figures=carriers,
+            coins={"spent": result.coins.spent.as_dict(), "budget": (
+                result.coins.budget.as_dict() if result.coins.budget else None)},
+            figure_count=result.figures,
+            size_label=_game_size_label(result),
+        )  # fmt: skip
     context["reference"] = _reference_cards(ids, cards, language)
     # The shipped snapshot has names and stats only: say so rather than print empty boxes.
-    context["deck_texts"] = [
-        item for item in context.get("deck", ()) if item["card"] and _has_text(item["card"])
-    ]
+    context["deck_texts"] = [item for item in deck if item["card"] and _has_text(item["card"])]
     context["texts_missing"] = any(
         not ability["text"] for ref in context["reference"] for ability in ref.abilities
-    ) or len(context["deck_texts"]) < len(context.get("deck", ()))
+    ) or len(context["deck_texts"]) < len(deck)
     context["cited_rules"] = _cited_rules(context["reference"], language=language, game=game)
-    context["filename"] = _filename(result, faction_name, game)
+    context["filename"] = _filename(result, faction_name)
     return context
 
 
 def render_army_list(*, params: dict, language: str, progress: Progress) -> RenderedDocument:
     if language not in LIST_LANGUAGES:
         raise DocumentError(_("Army lists and warbands are printed in English or French."))
-    result, game = _result_for(params, language)
+    result = _result_for(params, language)
     progress(20)
-    context = army_list_context(result, game, language)
+    context = army_list_context(result, language)
     progress(40)
     html = render_html("pdf/army_list.html", {**context, "lang": language}, language=language)
     progress(50)

@@ -17,6 +17,7 @@ from armybuilder.listtext.warcouncil import (
     looks_like_share_code,
 )
 from armybuilder.pool import tmg_pool
+from armybuilder.serializers import result_json
 from armybuilder.tmg.from_text import build_tmg_draft
 from armybuilder.tmg.rulesets import get_ruleset
 from cards.models import Card, Faction
@@ -228,7 +229,7 @@ def test_set_chosen_commander_marks_a_faction_rule_commander(pool_cards):
     army_list = services.create_list(faction=freefolk)
     (mag,) = build(army_list, pool_cards, ("10313", []))
     services.set_chosen_commander(army_list=army_list, entry=mag)
-    report = selectors.list_report(army_list)
+    report = result_json(selectors.list_report(army_list))
     assert "COMMANDER_MISSING" not in codes(report)
     assert report["entries"][0]["commander"] is True
 
@@ -334,7 +335,7 @@ def test_import_share_code_stores_the_codes_cards(pool_cards):
     result = services.import_share_code(code=code)
     assert result.problems == ()
     assert result.army_list.name == "Code" and result.army_list.points_limit == 40
-    assert selectors.list_report(result.army_list)["legal"] is True
+    assert result_json(selectors.list_report(result.army_list))["legal"] is True
 
 
 def test_import_share_code_reports_unknown_card_ids(pool_cards):
@@ -411,8 +412,8 @@ def test_draft_keeps_a_chosen_commander_through_the_text(pool_cards):
 
 def test_list_report_has_the_shape_and_values_of_check_tmg_text(army, pool_cards):
     build(army, pool_cards, ("10201", ["20201"]), ("10203", []), ncus=["30201"])
-    report = selectors.list_report(army)
-    checked = check_tmg_text(report["text"])
+    report = result_json(selectors.list_report(army))
+    checked = result_json(check_tmg_text(report["text"]))
     assert report.keys() == checked.keys()
     for key in report:
         if key != "entries":
@@ -423,16 +424,16 @@ def test_list_report_has_the_shape_and_values_of_check_tmg_text(army, pool_cards
 
 def test_list_report_recomputes_legality_from_current_card_data(army, pool_cards):
     build(army, pool_cards, ("10201", ["20201"]))
-    assert selectors.list_report(army)["legal"] is True
+    assert result_json(selectors.list_report(army))["legal"] is True
     card = Card.objects.get(external_id="10201", game="tmg")
     card.points = 31
     card.save()  # as an importer does: updated_at moves, the card pool reloads
-    assert codes(selectors.list_report(army)) == ["POINTS_OVER_LIMIT"]
+    assert codes(result_json(selectors.list_report(army))) == ["POINTS_OVER_LIMIT"]
 
 
 def test_list_report_in_french(army, pool_cards):
     build(army, pool_cards, ("10201", []))
-    report = selectors.list_report(army, lang="fr")
+    report = result_json(selectors.list_report(army, lang="fr"))
     assert report["entries"][0]["name"] == "Épées Liges Stark"
     assert report["findings"][0]["message"] == "l'armée n'a pas de Général (commandant)"
 

@@ -13,6 +13,7 @@ from django.core.management import call_command
 
 from armybuilder.checking import check_tmg_text
 from armybuilder.pool import tmg_pool
+from armybuilder.serializers import result_json
 from cards.models import Ability, Card, CardVersion, Character, Faction, Scenario
 from tests.conftest import REPO_DIR
 
@@ -66,15 +67,15 @@ def test_real_lists_cover_every_faction():
 
 @pytest.mark.parametrize("name", LIST_NAMES)
 def test_real_list_is_legal(pool, name):
-    result = check_tmg_text(real_list(name), pool=pool)
+    result = result_json(check_tmg_text(real_list(name), pool=pool))
     assert result["findings"] == []
     assert result["legal"] and result["points"]["spent"] <= result["points"]["limit"]
 
 
 @pytest.mark.parametrize("name", LIST_NAMES)
 def test_real_list_round_trips_through_the_canonical_text(pool, name):
-    first = check_tmg_text(real_list(name), pool=pool)
-    again = check_tmg_text(first["text"], pool=pool)
+    first = result_json(check_tmg_text(real_list(name), pool=pool))
+    again = result_json(check_tmg_text(first["text"], pool=pool))
     assert [e["id"] for e in again["entries"]] == [e["id"] for e in first["entries"]]
     assert again["legal"]
 
@@ -204,6 +205,6 @@ VARIANTS = [
     ("name", "code", "edit"), VARIANTS, ids=[f"{n}-{c}" for n, c, _ in VARIANTS]
 )
 def test_real_list_variant_breaks_exactly_one_rule(pool, name, code, edit):
-    result = check_tmg_text(edit(real_list(name)), pool=pool)
+    result = result_json(check_tmg_text(edit(real_list(name)), pool=pool))
     assert [finding["code"] for finding in result["findings"]] == [code]
     assert result["legal"] is False

@@ -62,8 +62,9 @@ def saved_stark(demo_data):
 
 def test_army_list_pdf_shows_faction_commander_units_attachments_and_points(saved_stark):
     from armybuilder.lists.selectors import list_report
+    from armybuilder.serializers import result_json
 
-    report = list_report(saved_stark, lang="en")
+    report = result_json(list_report(saved_stark, lang="en"))
     text = render_list({"list_id": saved_stark.pk})
     assert "Faction: Stark" in text
     assert "Commander: Robb Stark - The Wolf Lord" in text

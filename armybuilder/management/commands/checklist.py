@@ -10,12 +10,15 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from armybuilder.checking import (
+    BatchItem,
     CheckError,
     CheckOptions,
     Pools,
     apply_team_rules,
     check_list_text,
 )
+from armybuilder.result import CheckResult
+from armybuilder.serializers import result_json
 
 
 def _read(path: str) -> str:
@@ -28,31 +31,27 @@ def _read(path: str) -> str:
         raise CommandError(f"checklist: cannot read {path}: {exc}", returncode=2) from exc
 
 
-def format_text(path: str, result: dict) -> str:
-    verdict = "LEGAL" if result["legal"] else "ILLEGAL"
-    if result["game"] == "tactics":
-        coins = result.get("coins") or {}
-        spent, budget = coins.get("spent"), coins.get("budget")
-        summary = f"{result.get('faction') or '?'}"
-        if spent:
-            summary += " coins {gold}-{silver}-{copper}".format(**spent)
-        if budget:
-            summary += " of {gold}-{silver}-{copper}".format(**budget)
-        summary += f", {result.get('figures', 0)} figures"
-    else:
-        points = result.get("points") or {}
-        summary = f"{result.get('faction') or '?'}"
-        if points:
-            summary += (
-                f" {points['spent']}/{points['limit']} pts"
-                f" (neutral {points['neutral']}/{points['neutral_cap']})"
-            )
+def format_text(path: str, result: CheckResult) -> str:
+    """The human summary: verdict, what was spent, then one line per finding."""
+    verdict = "LEGAL" if result.legal else "ILLEGAL"
+    summary = result.faction or "?"
+    if result.coins is not None:
+        summary += f" coins {result.coins.spent.label()}"
+        if result.coins.budget:
+            summary += f" of {result.coins.budget.label()}"
+    if result.game == "tactics":
+        summary += f", {result.figures} figures"
+    if result.points is not None:
+        points = result.points
+        summary += (
+            f" {points.spent}/{points.limit} pts (neutral {points.neutral}/{points.neutral_cap})"
+        )
     lines = [f"{path}: {verdict}  {summary}"]
-    for finding in result["findings"]:
-        line = f"  [{finding['severity'].upper()}] {finding['code']} ({finding['rule']}): "
-        line += finding["message"]
-        if finding.get("fix"):
-            line += f" — {finding['fix']}"
+    for finding in result.findings:
+        line = f"  [{finding.severity.upper()}] {finding.code} ({finding.rule}): "
+        line += finding.message.in_language(result.lang)
+        if finding.fix:
+            line += f" — {finding.fix.in_language(result.lang)}"
         lines.append(line)
     return "\n".join(lines)
 
@@ -75,21 +74,21 @@ class Command(BaseCommand):
     def handle(self, *args, files, game, ruleset, lang, format, team=False, **options):
         check_options = CheckOptions(game=game, ruleset=ruleset, lang=lang)
         pools = Pools()
-        results = []
+        items = []
         for path in files:
             text = _read(path)
             try:
                 result = check_list_text(text, check_options, pools=pools)
             except CheckError as exc:
                 raise CommandError(f"checklist: {exc}", returncode=2) from exc
-            results.append({"file": path, **result})
-        if team:
-            apply_team_rules(results, ["team"] * len(results), pools.tmg, lang)
+            items.append(BatchItem(label=path, result=result, team="team" if team else None))
+        checked = apply_team_rules(items) if team else tuple(items)
         if format == "json":
-            payload = results[0] if len(results) == 1 else results
-            self.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2))
+            payload = [{"file": item.label, **result_json(item.result)} for item in checked]
+            output = payload[0] if len(payload) == 1 else payload
+            self.stdout.write(json.dumps(output, ensure_ascii=False, indent=2))
         else:
-            for result in results:
-                self.stdout.write(format_text(result["file"], result))
-        if not all(result["legal"] for result in results):
+            for item in checked:
+                self.stdout.write(format_text(item.label, item.result))
+        if not all(item.result.legal for item in checked):
             sys.exit(1)

@@ -1,0 +1,154 @@
+"""The typed result of checking one list, for every game and every door.
+
+`CheckResult` is what the checking service returns and what the builder, the CLI, the API,
+the PDF documents and tournament code read: frozen values, no dicts. Only the serializers
+(`armybuilder/serializers.py`) and the CLI's text format turn it into JSON or prose.
+
+Pure: importable without Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol
+
+from armybuilder.findings import Finding, Severity, is_legal
+from common.i18n import pick
+
+if TYPE_CHECKING:
+    from armybuilder.tactics.draft import Coins, WarbandDraft
+    from armybuilder.tmg.draft import ArmyDraft
+
+
+class CardLike(Protocol):
+    """What a result entry needs of a card, in either game."""
+
+    id: str
+    faction: str | None
+    name_en: str
+    name_fr: str
+
+    def label(self, lang: str = "en") -> str: ...
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    """One card of the list as read: its ref (what findings name), its card, its role
+    (TMG: unit / attachment / ncu; Tactics: hero / champion / soldier / equipment), the
+    pasted line it came from, and what carries it (an attachment's unit, an item's figure)."""
+
+    ref: str
+    card: CardLike
+    role: str
+    line: int | None = None
+    host: str | None = None
+    points: int | None = None  # TMG: what it costs in this army (0 for a free commander)
+    commander: bool = False  # TMG: a commander card, or the one chosen by a faction rule
+    corrected_from: str | None = None  # a misspelt name the reader corrected
+
+
+@dataclass(frozen=True)
+class PointsTotals:
+    """TMG: points spent against the game size, and the neutral points against their cap."""
+
+    spent: int
+    limit: int
+    neutral: int
+    neutral_cap: int
+    limit_assumed: bool = False  # no Points line: the default game size was assumed
+
+
+@dataclass(frozen=True)
+class CoinTotals:
+    """Tactics: coins spent against the scenario's budget (None: budget unknown)."""
+
+    spent: Coins
+    budget: Coins | None
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """TMG: one tactics card of the army's deck."""
+
+    id: str
+    name_en: str
+    name_fr: str
+    copies: int
+    source: str  # "faction" or "commander"
+
+    def label(self, lang: str = "en") -> str:
+        return pick(lang, self.name_en, self.name_fr)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One list, checked. `draft` is None when nothing could be read (then `entries` is
+    empty and `findings` says why). `findings` are in display order: errors, then
+    warnings, then what was added later (team rules). `citations` maps a finding's rule to
+    the rulebook section stating it, for the reader's language."""
+
+    game: str
+    lang: str
+    draft: ArmyDraft | WarbandDraft | None = None
+    findings: tuple[Finding, ...] = ()
+    entries: tuple[ResultEntry, ...] = ()
+    text: str | None = None  # the list in canonical text; None when nothing was read
+    ruleset: str | None = None  # TMG
+    points: PointsTotals | None = None  # TMG
+    deck: tuple[DeckCard, ...] = ()  # TMG
+    coins: CoinTotals | None = None  # Tactics
+    figures: int = 0  # Tactics
+    citations: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def read(self) -> bool:
+        return self.draft is not None
+
+    @property
+    def legal(self) -> bool:
+        return self.draft is not None and is_legal(self.findings)
+
+    @property
+    def faction(self) -> str | None:
+        return self.draft.faction if self.draft is not None else None
+
+    @property
+    def name(self) -> str:
+        return self.draft.name if self.draft is not None else ""
+
+    @property
+    def scenario(self) -> str | None:
+        return getattr(self.draft, "scenario", None)
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity is not Severity.ERROR)
+
+    @property
+    def flagged_refs(self) -> frozenset[str]:
+        """The entries some error names: the rows to mark on the page and the sheet."""
+        return frozenset(ref for finding in self.errors for ref in finding.entries)
+
+    @property
+    def deck_size(self) -> int:
+        return sum(card.copies for card in self.deck)
+
+    def rule_url(self, finding: Finding) -> str | None:
+        return self.citations.get(finding.rule)
+
+    def entry(self, ref: str) -> ResultEntry | None:
+        return next((entry for entry in self.entries if entry.ref == ref), None)
+
+    def with_findings(self, extra: tuple[Finding, ...] | list[Finding]) -> CheckResult:
+        """The same result with findings added at the end (team rules)."""
+        return replace(self, findings=(*self.findings, *extra))
+
+
+def in_display_order(findings: list[Finding] | tuple[Finding, ...]) -> tuple[Finding, ...]:
+    """Errors first, then warnings, each in the order they were found."""
+    return tuple(sorted(findings, key=lambda f: f.severity is not Severity.ERROR))

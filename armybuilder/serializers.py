@@ -1,0 +1,212 @@
+"""The JSON of a checked list (contracts §3), written once: these serializers shape the API
+responses, `checklist --format json`, and document the OpenAPI schema.
+
+They read the typed `CheckResult` (armybuilder/result.py). The reader's language comes
+from the serializer context (`lang`), else the language the list was checked for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
+from rest_framework import serializers
+
+from armybuilder.checking import GAMES, BatchItem, BatchResult
+from armybuilder.findings import Finding
+from armybuilder.result import CheckResult, ResultEntry
+from common.i18n import card_language
+
+
+def _lang(serializer: serializers.BaseSerializer, result: CheckResult | None = None) -> str:
+    asked = serializer.context.get("lang")
+    return card_language(asked or (result.lang if result else None))
+
+
+@extend_schema_serializer(component_name="FindingSchema")
+class FindingSerializer(serializers.Serializer):
+    code = serializers.CharField(
+        help_text="A fixed code of contracts §1, e.g. NEUTRAL_CAP_EXCEEDED."
+    )
+    severity = serializers.ChoiceField(choices=["error", "warning"])
+    message = serializers.CharField(help_text="In the requested language (en or fr).")
+    entries = serializers.ListField(child=serializers.CharField(), help_text="Entry refs.")
+    rule = serializers.CharField(help_text="AB-xx (TMG), TW-xx (Tactics), a faction rule card.")
+    fix = serializers.CharField(allow_null=True, help_text="A concrete fix, when there is one.")
+    rule_url = serializers.CharField(
+        required=False, help_text="The rulebook section stating the rule, once a book is imported."
+    )
+
+    def to_representation(self, finding: Finding) -> dict[str, Any]:
+        lang = _lang(self)
+        data: dict[str, Any] = {
+            "code": finding.code,
+            "severity": str(finding.severity),
+            "message": finding.message.in_language(lang),
+            "entries": list(finding.entries),
+            "rule": finding.rule,
+            "fix": finding.fix.in_language(lang) if finding.fix else None,
+        }
+        url = self.context.get("citations", {}).get(finding.rule)
+        if url:
+            data["rule_url"] = url
+        return data
+
+
+@extend_schema_serializer(component_name="PointsSchema")
+class PointsSerializer(serializers.Serializer):
+    spent = serializers.IntegerField()
+    limit = serializers.IntegerField()
+    neutral = serializers.IntegerField()
+    neutral_cap = serializers.IntegerField()
+    limit_assumed = serializers.BooleanField(help_text="No Points line: the limit was assumed.")
+
+
+@extend_schema_serializer(component_name="CoinSchema")
+class CoinSerializer(serializers.Serializer):
+    gold = serializers.IntegerField()
+    silver = serializers.IntegerField()
+    copper = serializers.IntegerField()
+
+
+@extend_schema_serializer(component_name="CoinsSchema")
+class CoinsSerializer(serializers.Serializer):
+    spent = CoinSerializer()
+    budget = CoinSerializer(allow_null=True)
+
+
+@extend_schema_serializer(component_name="DeckCardSchema")
+class DeckCardSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.SerializerMethodField()
+    copies = serializers.IntegerField()
+    source = serializers.CharField()
+
+    def get_name(self, card) -> str:
+        return card.label(_lang(self))
+
+
+def _tmg_entry(entry: ResultEntry, lang: str) -> dict[str, Any]:
+    card: Any = entry.card
+    data = {
+        "ref": entry.ref,
+        "line": entry.line,
+        "role": entry.role,
+        "host": entry.host,
+        "id": card.id,
+        "name": card.label(lang),
+        "faction": card.faction,
+        "points": entry.points,
+        "printed_points": card.points,
+        "commander": entry.commander,
+    }
+    if entry.corrected_from:
+        data["corrected_from"] = entry.corrected_from
+    return data
+
+
+def _tactics_entry(entry: ResultEntry, lang: str) -> dict[str, Any]:
+    card: Any = entry.card
+    data = {
+        "ref": entry.ref,
+        "id": card.id,
+        "kind": card.kind,
+        "name": card.label(lang),
+        "faction": card.faction,
+        "cost": card.cost.as_dict() if card.cost else None,
+    }
+    if entry.host:
+        data["holder"] = entry.host
+    return data
+
+
+# Which keys each game's result has: the contract §3 shapes. `name`, `text` (and a
+# warband's `scenario`) only once something was read.
+_ENTRY_WRITERS = {"tmg": _tmg_entry, "tactics": _tactics_entry}
+_GAME_KEYS = {
+    "tmg": ("legal", "game", "ruleset", "faction", "points", "entries", "findings", "deck"),
+    "tactics": ("legal", "game", "faction", "coins", "figures", "entries", "findings"),
+}
+_READ_KEYS = {"tmg": ("name", "text"), "tactics": ("scenario", "name", "text")}
+
+
+@extend_schema_serializer(component_name="CheckResultSchema")
+class CheckResultSerializer(serializers.Serializer):
+    legal = serializers.BooleanField()
+    game = serializers.ChoiceField(choices=list(GAMES))
+    faction = serializers.CharField(allow_null=True)
+    name = serializers.CharField(required=False)
+    entries = serializers.SerializerMethodField(help_text="Resolved cards with their ids.")
+    findings = serializers.SerializerMethodField()
+    text = serializers.CharField(required=False, help_text="The list in canonical text.")
+    ruleset = serializers.CharField(required=False, help_text="TMG only.")
+    points = PointsSerializer(required=False, allow_null=True, help_text="TMG only.")
+    deck = serializers.SerializerMethodField(help_text="TMG only: the tactics deck.")
+    coins = CoinsSerializer(required=False, help_text="Tactics only.")
+    figures = serializers.IntegerField(required=False, help_text="Tactics only.")
+    scenario = serializers.CharField(required=False, allow_null=True, help_text="Tactics only.")
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_entries(self, result: CheckResult) -> list[dict[str, Any]]:
+        write = _ENTRY_WRITERS[result.game]
+        lang = _lang(self, result)
+        return [write(entry, lang) for entry in result.entries]
+
+    @extend_schema_field(FindingSerializer(many=True))
+    def get_findings(self, result: CheckResult) -> list[dict[str, Any]]:
+        context = {**self.context, "lang": _lang(self, result), "citations": result.citations}
+        return FindingSerializer(result.findings, many=True, context=context).data
+
+    @extend_schema_field(DeckCardSerializer(many=True))
+    def get_deck(self, result: CheckResult) -> list[dict[str, Any]]:
+        context = {**self.context, "lang": _lang(self, result)}
+        return DeckCardSerializer(result.deck, many=True, context=context).data
+
+    def to_representation(self, result: CheckResult) -> dict[str, Any]:
+        keys = _GAME_KEYS[result.game] + (_READ_KEYS[result.game] if result.read else ())
+        data: dict[str, Any] = {}
+        for key in keys:
+            field = self.fields[key]
+            value = field.get_attribute(result)
+            data[key] = None if value is None else field.to_representation(value)
+        return data
+
+
+@extend_schema_serializer(component_name="BatchResultSchema")
+class BatchItemResultSerializer(CheckResultSerializer):
+    id = serializers.CharField()
+    team = serializers.CharField(required=False)
+
+    def to_representation(self, item: BatchItem) -> dict[str, Any]:
+        return {"id": item.label, **super().to_representation(item.result)}
+
+
+@extend_schema_serializer(component_name="BatchSummarySchema")
+class BatchSummarySerializer(serializers.Serializer):
+    lists = serializers.IntegerField()
+    legal = serializers.IntegerField()
+    illegal = serializers.IntegerField()
+    findings_by_code = serializers.DictField(child=serializers.IntegerField())
+
+
+@extend_schema_serializer(component_name="CheckBatchResponseSchema")
+class BatchResultSerializer(serializers.Serializer):
+    results = BatchItemResultSerializer(many=True, source="items")
+    summary = BatchSummarySerializer()
+
+
+def result_json(result: CheckResult, *, lang: str | None = None) -> dict[str, Any]:
+    """One result as contracts §3 JSON (for the CLI, the API and tests)."""
+    return CheckResultSerializer(result, context={"lang": lang or result.lang}).data
+
+
+def batch_json(batch: BatchResult, *, lang: str | None = None) -> dict[str, Any]:
+    context = {"lang": lang} if lang else {}
+    return BatchResultSerializer(batch, context=context).data
+
+
+def findings_json(
+    findings: tuple[Finding, ...] | list[Finding], *, lang: str = "en"
+) -> tuple[dict[str, Any], ...]:
+    """Findings without a result (the host chooser's reasons), as contracts §3 JSON."""
+    return tuple(FindingSerializer(findings, many=True, context={"lang": lang}).data)

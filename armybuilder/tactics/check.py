@@ -1,0 +1,78 @@
+"""Checking a Tactics warband: read text into a draft, validate it, and build the typed
+`CheckResult` (coins spent against the budget, figures, entries with what carries them,
+the canonical text). Pure: the card pool is passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from armybuilder.findings import Finding
+from armybuilder.result import CheckResult, CoinTotals, ResultEntry, in_display_order
+
+from .draft import WarbandContext, WarbandDraft
+from .text import build_warband, parse_warband_text, write_warband_text
+from .validator import validate_warband
+
+if TYPE_CHECKING:
+    from armybuilder.pool import TacticsPool
+
+GAME = "tactics"
+
+
+def scenario_label(draft: WarbandDraft, pool: TacticsPool) -> str:
+    """What the canonical text writes after `Scenario:`."""
+    budget = draft.budget
+    return (
+        pool.scenario_labels.get(budget.label(), budget.label()) if budget else ""
+    ) or draft.scenario
+
+
+def check_draft(
+    draft: WarbandDraft,
+    *,
+    pool: TacticsPool,
+    lang: str = "en",
+    findings: Sequence[Finding] = (),
+    context: WarbandContext | None = None,
+) -> CheckResult:
+    """Validate a warband draft: the one place a Tactics result is built, for pasted text
+    and saved warbands alike. `findings`: what reading the text found; `context`: the
+    cards the player could still buy (default: the faction's pool)."""
+    report = validate_warband(draft, context or pool.context_for(draft.faction))
+    holders = {item.ref: item.holder for item in draft.equipment}
+    return CheckResult(
+        game=GAME,
+        lang=lang,
+        draft=draft,
+        findings=in_display_order([*findings, *report.findings]),
+        coins=CoinTotals(spent=report.spent, budget=draft.budget),
+        figures=report.figures,
+        entries=tuple(
+            ResultEntry(
+                ref=entry.ref, card=entry.card, role=entry.card.kind, host=holders.get(entry.ref)
+            )
+            for entry in draft.entries()
+        ),
+        text=write_warband_text(
+            draft,
+            faction_names=pool.faction_names,
+            scenario_label=scenario_label(draft, pool),
+            lang=lang,
+        ),
+    )
+
+
+def check_text(
+    text: str, *, pool: TacticsPool, lang: str = "en", findings: Sequence[Finding] = ()
+) -> CheckResult:
+    """Read a pasted warband and check it."""
+    parsed = parse_warband_text(text)
+    draft, read = build_warband(
+        parsed, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
+    )
+    read_findings = [*read, *findings]
+    if draft is None:
+        return CheckResult(game=GAME, lang=lang, findings=in_display_order(read_findings))
+    return check_draft(draft, pool=pool, lang=lang, findings=read_findings)

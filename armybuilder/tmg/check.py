@@ -1,0 +1,163 @@
+"""Checking a TMG army: read text or a War Council share code into a draft, validate it,
+and build the typed `CheckResult` (points, entries with their points, the tactics deck,
+the canonical text). Pure: the card pool is passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from armybuilder.findings import Finding, Text
+from armybuilder.listtext.tmg import parse_tmg_text
+from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code, looks_like_share_code
+from armybuilder.result import CheckResult, DeckCard, PointsTotals, ResultEntry, in_display_order
+
+from .deck import build_tactics_deck
+from .draft import ArmyDraft
+from .from_share_code import draft_from_share_code
+from .from_text import ResolvedEntry, build_tmg_draft
+from .rulesets import Ruleset
+from .to_text import write_tmg_text
+from .validator import validate_army
+
+if TYPE_CHECKING:
+    from armybuilder.pool import TmgPool
+
+GAME = "tmg"
+
+
+def draft_entries(draft: ArmyDraft) -> tuple[ResolvedEntry, ...]:
+    """The entries of a draft that was not read from text (a saved list): no line numbers."""
+    rows: list[ResolvedEntry] = []
+    for unit in draft.units:
+        rows.append(ResolvedEntry(ref=unit.ref, line=None, card=unit.card, role="unit"))
+        rows.extend(
+            ResolvedEntry(ref=a.ref, line=None, card=a.card, role="attachment", host=unit.ref)
+            for a in unit.attachments
+        )
+    rows.extend(
+        ResolvedEntry(ref=a.ref, line=None, card=a.card, role="attachment")
+        for a in draft.unattached
+    )
+    rows.extend(ResolvedEntry(ref=n.ref, line=None, card=n.card, role="ncu") for n in draft.ncus)
+    return tuple(rows)
+
+
+def unread(ruleset: Ruleset, findings: Sequence[Finding], *, lang: str) -> CheckResult:
+    """Nothing could be read: the findings say why."""
+    return CheckResult(
+        game=GAME, lang=lang, ruleset=ruleset.id, findings=in_display_order(list(findings))
+    )
+
+
+def check_draft(
+    draft: ArmyDraft,
+    *,
+    pool: TmgPool,
+    lang: str = "en",
+    entries: Sequence[ResolvedEntry] | None = None,
+    findings: Sequence[Finding] = (),
+    points_assumed: bool = False,
+) -> CheckResult:
+    """Validate a draft: the one place a TMG result is built, for pasted text and saved
+    lists alike. `entries`: the resolved lines of a pasted list (default: the draft's
+    own entries); `findings`: what reading the text already found."""
+    context = pool.context_for(draft.faction)
+    report = validate_army(draft, context)
+    totals = report.totals
+    rows = draft_entries(draft) if entries is None else entries
+    return CheckResult(
+        game=GAME,
+        lang=lang,
+        draft=draft,
+        findings=in_display_order([*findings, *report.findings]),
+        ruleset=draft.ruleset.id,
+        points=PointsTotals(
+            spent=totals.spent,
+            limit=draft.points_limit,
+            neutral=totals.neutral,
+            neutral_cap=totals.neutral_cap,
+            limit_assumed=points_assumed,
+        ),
+        entries=tuple(
+            ResultEntry(
+                ref=row.ref,
+                card=row.card,
+                role=row.role,
+                line=row.line,
+                host=row.host,
+                points=totals.points.get(row.ref, 0),
+                commander=row.card.is_commander or row.ref == draft.chosen_commander,
+                corrected_from=row.corrected_from,
+            )
+            for row in rows
+        ),
+        deck=tuple(
+            DeckCard(
+                id=card.card_id,
+                name_en=card.name_en,
+                name_fr=card.name_fr,
+                copies=card.copies,
+                source=card.source,
+            )
+            for card in build_tactics_deck(draft, context)
+        ),
+        text=write_tmg_text(draft, faction_names=pool.faction_names, lang=lang),
+    )
+
+
+def check_text(
+    text: str,
+    *,
+    pool: TmgPool,
+    ruleset: Ruleset | None,
+    default_ruleset: Ruleset,
+    lang: str = "en",
+    findings: Sequence[Finding] = (),
+) -> CheckResult:
+    """Read a pasted army list and check it. `ruleset`: the one asked for (None: the
+    list's own `Ruleset:` line, else `default_ruleset`)."""
+    from .rulesets import UnknownRuleset, get_ruleset
+
+    if looks_like_share_code(text):
+        return check_share_code(text, pool=pool, ruleset=ruleset or default_ruleset, lang=lang)
+    parsed = parse_tmg_text(text)
+    if ruleset is None:
+        try:
+            ruleset = get_ruleset(parsed.ruleset)
+        except UnknownRuleset:
+            ruleset = default_ruleset
+    build = build_tmg_draft(
+        parsed, index=pool.index, factions=pool.faction_aliases, ruleset=ruleset
+    )
+    read_findings = [*build.findings, *findings]
+    if build.draft is None:
+        return unread(ruleset, read_findings, lang=lang)
+    return check_draft(
+        build.draft,
+        pool=pool,
+        lang=lang,
+        entries=build.entries,
+        findings=read_findings,
+        points_assumed=build.points_assumed,
+    )
+
+
+def check_share_code(
+    code: str, *, pool: TmgPool, ruleset: Ruleset, lang: str = "en"
+) -> CheckResult:
+    try:
+        decoded = decode_share_code(code)
+    except ShareCodeError as exc:
+        unreadable = Finding(
+            code="LIST_UNPARSEABLE",
+            rule="list-format",
+            message=Text(
+                f"this looks like a War Council share code but cannot be read ({exc})",
+                f"cela ressemble à un code de partage War Council illisible ({exc})",
+            ),
+        )
+        return unread(ruleset, [unreadable], lang=lang)
+    draft, read_findings = draft_from_share_code(decoded, cards=pool.by_id, ruleset=ruleset)
+    return check_draft(draft, pool=pool, lang=lang, findings=read_findings)
