@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from armybuilder.citations import rule_urls
-from armybuilder.findings import Finding, Text
+from armybuilder.findings import Finding
 from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tmg_pool
 from armybuilder.result import CheckResult
 from armybuilder.tactics import check as tactics_check
@@ -23,7 +23,7 @@ from armybuilder.tmg import check as tmg_check
 from armybuilder.tmg.draft import ArmyDraft
 from armybuilder.tmg.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from armybuilder.tmg.validator import validate_team
-from common.i18n import card_language
+from common.i18n import _, card_language
 
 MAX_LIST_CHARS = 20_000
 
@@ -150,9 +150,10 @@ def _too_long(text: str) -> tuple[Finding, ...]:
         Finding(
             code="LIST_UNPARSEABLE",
             rule="list-format",
-            message=Text(
-                f"the list is {len(text)} characters long; at most {MAX_LIST_CHARS} are read",
-                f"la liste fait {len(text)} caractères ; {MAX_LIST_CHARS} au plus sont lus",
+            message=_(
+                "the list is {length} characters long; at most {limit} are read",
+                length=len(text),
+                limit=MAX_LIST_CHARS,
             ),
         ),
     )

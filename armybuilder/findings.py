@@ -1,13 +1,16 @@
 """Findings: what a validator says about a list, with the fixed codes of contracts §1.
 
-A finding is plain data (no ORM, no request). Messages exist in English and French; the
-caller picks the language when turning a finding into JSON or HTML.
+A finding is plain data (no ORM, no request). Its message and fix are gettext messages
+(`common.i18n._`), translated by the catalogue in locale/: the caller picks the language
+when turning a finding into JSON or HTML, with `finding.message.in_language(lang)`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from common.i18n import Bilingual, Localizable
 
 
 class Severity(StrEnum):
@@ -16,24 +19,18 @@ class Severity(StrEnum):
 
 
 @dataclass(frozen=True)
-class Text:
-    """One sentence in both interface languages."""
-
-    en: str
-    fr: str
-
-    def in_language(self, lang: str) -> str:
-        return self.fr if lang == "fr" else self.en
+class Text(Bilingual):
+    """Deprecated: a sentence hard-coded in two languages; say `common.i18n._(msgid)`."""
 
 
 @dataclass(frozen=True)
 class Finding:
     code: str
-    message: Text
+    message: Localizable
     rule: str
     severity: Severity = Severity.ERROR
     entries: tuple[str, ...] = ()
-    fix: Text | None = None
+    fix: Localizable | None = None
     data: dict = field(default_factory=dict, compare=False, hash=False)
 
     def to_dict(self, lang: str = "en", *, rule_url: str | None = None) -> dict:
@@ -52,6 +49,18 @@ class Finding:
 
 def is_legal(findings: list[Finding] | tuple[Finding, ...]) -> bool:
     return not any(finding.severity is Severity.ERROR for finding in findings)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a validator returns, whatever the game: its findings, and the totals a game
+    adds in a subclass. The list is legal when no finding is an error."""
+
+    findings: tuple[Finding, ...]
+
+    @property
+    def legal(self) -> bool:
+        return is_legal(self.findings)
 
 
 # Every code of contracts §1, with the game it belongs to. Codes are public API: never

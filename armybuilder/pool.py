@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from typing import Generic, TypeVar
 
 from django.db.models import Count, Max
 
@@ -18,13 +19,22 @@ from armybuilder.tmg.draft import ArmyContext, CardFacts
 from cards.faction_rules import army_rules_for_faction
 from cards.models import Card, Faction, Game, Scenario
 
+CardT = TypeVar("CardT", CardFacts, TacticsCard)
+
 
 @dataclass(frozen=True)
-class TmgPool:
-    cards: tuple[CardFacts, ...]
-    index: CardIndex[CardFacts]
+class Pool(Generic[CardT]):
+    """What both games read lists with: the cards, indexed by the names players type, and
+    the factions by any of their names (aliases) and by their display names (en, fr)."""
+
+    cards: tuple[CardT, ...]
+    index: CardIndex[CardT]
     faction_aliases: dict[str, tuple[str, ...]]
     faction_names: dict[str, tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class TmgPool(Pool[CardFacts]):
     tactics_cards: dict[str, CardFacts]
     basic_decks: dict[str, tuple[str, ...]]
     replaces: dict[str, tuple[str, ...]]
@@ -43,11 +53,7 @@ class TmgPool:
 
 
 @dataclass(frozen=True)
-class TacticsPool:
-    cards: tuple[TacticsCard, ...]
-    index: CardIndex[TacticsCard]
-    faction_aliases: dict[str, tuple[str, ...]]
-    faction_names: dict[str, tuple[str, str]]
+class TacticsPool(Pool[TacticsCard]):
     scenarios: dict[str, Coins | None]
     scenario_labels: dict[str, str]
 
@@ -60,12 +66,19 @@ class TacticsPool:
         return WarbandContext(available=available)
 
 
-def _faction_tables(game: str) -> tuple[dict, dict]:
+def _pool_fields(game: str, cards: list) -> dict:
+    """The `Pool` fields, built alike in both games: the cards, their name index, and the
+    game's factions by their names."""
     aliases, names = {}, {}
     for faction in Faction.objects.filter(game=game):
         aliases[faction.slug] = tuple(n for n in (faction.name_en, faction.name_fr) if n)
         names[faction.slug] = (faction.name_en, faction.name_fr or faction.name_en)
-    return aliases, names
+    return {
+        "cards": tuple(cards),
+        "index": CardIndex(cards),
+        "faction_aliases": aliases,
+        "faction_names": names,
+    }
 
 
 def _card_rows(game: str):
@@ -77,15 +90,23 @@ def _card_rows(game: str):
     )
 
 
+def _names(card: Card) -> dict[str, str]:
+    """What both games' plain card values copy from the row as it is: the card's id and
+    kind, and the names and titles `CardIndex` finds it by."""
+    return {
+        "id": card.external_id,
+        "kind": card.kind,
+        "name_en": card.name_en,
+        "name_fr": card.name_fr,
+        "title_en": card.title_en,
+        "title_fr": card.title_fr,
+    }
+
+
 def _tmg_facts(card: Card) -> CardFacts:
     return CardFacts(
-        id=card.external_id,
-        kind=card.kind,
+        **_names(card),
         faction=card.faction.slug if card.faction else "",
-        name_en=card.name_en,
-        name_fr=card.name_fr,
-        title_en=card.title_en,
-        title_fr=card.title_fr,
         points=card.points,
         unit_type=card.unit_type,
         tray=card.tray,
@@ -131,12 +152,8 @@ def _build_tmg_pool() -> TmgPool:
         else replace(f, tactics=tuple(commander_cards.get(f.id, ())))
         for f in facts
     ]
-    aliases, names = _faction_tables(Game.TMG)
     return TmgPool(
-        cards=tuple(facts),
-        index=CardIndex(facts),
-        faction_aliases=aliases,
-        faction_names=names,
+        **_pool_fields(Game.TMG, facts),
         tactics_cards=tactics,
         basic_decks={k: tuple(v) for k, v in basic.items()},
         replaces=replaces,
@@ -148,12 +165,7 @@ def _build_tmg_pool() -> TmgPool:
 def _tactics_card(card: Card) -> TacticsCard:
     known = None not in (card.gold, card.silver, card.copper)
     return TacticsCard(
-        id=card.external_id,
-        kind=card.kind,
-        name_en=card.name_en,
-        name_fr=card.name_fr,
-        title_en=card.title_en,
-        title_fr=card.title_fr,
+        **_names(card),
         faction=card.faction.slug if card.faction else None,
         sigil=card.sigil.slug if card.sigil else None,
         characters=tuple(c.key for c in card.characters.all()),
@@ -167,7 +179,6 @@ def _tactics_card(card: Card) -> TacticsCard:
 
 def _build_tactics_pool() -> TacticsPool:
     cards = [_tactics_card(card) for card in _card_rows(Game.TACTICS)]
-    aliases, names = _faction_tables(Game.TACTICS)
     scenarios: dict[str, Coins | None] = {}
     labels: dict[str, str] = {}
     for scenario in Scenario.objects.filter(game=Game.TACTICS):
@@ -179,10 +190,7 @@ def _build_tactics_pool() -> TacticsPool:
         if coins:
             labels[coins.label()] = scenario.name_en
     return TacticsPool(
-        cards=tuple(cards),
-        index=CardIndex(cards),
-        faction_aliases=aliases,
-        faction_names=names,
+        **_pool_fields(Game.TACTICS, cards),
         scenarios=scenarios,
         scenario_labels=labels,
     )

@@ -8,7 +8,7 @@ for the list's canonical text (tactics deck included): both go through
 from __future__ import annotations
 
 import uuid
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, QuerySet
 
 from armybuilder.checking import check_tmg_draft
-from armybuilder.findings import Finding, Severity, Text
+from armybuilder.findings import Finding, Severity
 from armybuilder.pool import TmgPool, tmg_pool
 from armybuilder.result import CheckResult
 from armybuilder.serializers import findings_json, result_json
@@ -24,6 +24,7 @@ from armybuilder.tmg.draft import ArmyDraft, Entry, UnitEntry
 from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
 from armybuilder.tmg.to_text import write_tmg_text
 from cards.models import Card, CardKind, Game
+from common.i18n import Bilingual, Message, _
 
 from .hosts import check_hosts, may_be_chosen_commander
 from .models import ArmyList, EntryRole, ListEntry, Visibility
@@ -156,23 +157,30 @@ class ListDraft:
     missing: tuple[Finding, ...] = ()  # entries whose card is not in the TMG pool
 
 
-def _entries(army_list: ArmyList) -> list[ListEntry]:
+def saved_entries(army_list: ArmyList) -> list[ListEntry]:
+    """A saved list's entries with their cards, in the order the player put them."""
     return list(
         army_list.entries.select_related("card", "card__faction").order_by("position", "id")
     )
 
 
-def _missing(entry: ListEntry) -> Finding:
-    label = entry.card.full_name()
+_NOT_IN_POOL: dict[str, Callable[[Bilingual], Message]] = {
+    Game.TMG: lambda card: _(
+        "{card} is not a card of the Tabletop Miniatures Game pool", card=card
+    ),
+    Game.TACTICS: lambda card: _("{card} is not a card of the Tactics pool", card=card),
+}
+
+
+def missing_card(entry: ListEntry, *, game: str) -> Finding:
+    """A saved entry whose card left its game's pool (deleted or moved by an import)."""
+    card = Bilingual.of(entry.card.full_name)
     return Finding(
         code="CARD_UNKNOWN",
         rule="list-format",
-        message=Text(
-            f"{label} is not a card of the Tabletop Miniatures Game pool",
-            f"{entry.card.full_name('fr')} n'est pas une carte du jeu de figurines",
-        ),
+        message=_NOT_IN_POOL[game](card),
         entries=(f"entry-{entry.pk}",),
-        fix=Text(f"remove {label}", f"retirez {entry.card.full_name('fr')}"),
+        fix=_("remove {card}", card=card),
     )
 
 
@@ -180,13 +188,13 @@ def build_list_draft(army_list: ArmyList, pool: TmgPool | None = None) -> ListDr
     """The draft of a saved list, with refs numbered exactly as the text reader numbers them,
     so a list and its canonical text give equal drafts and the same findings."""
     pool = pool or tmg_pool()
-    entries = _entries(army_list)
+    entries = saved_entries(army_list)
     try:
         ruleset = get_ruleset(army_list.ruleset or None)
     except UnknownRuleset:
         ruleset = get_ruleset()
     facts = {e.pk: pool.by_id.get(e.card.external_id) for e in entries}
-    missing = tuple(_missing(e) for e in entries if facts[e.pk] is None)
+    missing = tuple(missing_card(e, game=army_list.game) for e in entries if facts[e.pk] is None)
     present = [e for e in entries if facts[e.pk] is not None]
     units = [e for e in present if e.role == EntryRole.UNIT]
     unit_pks = {e.pk for e in units}

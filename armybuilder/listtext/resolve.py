@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from cards.normalise import fold
+from common.i18n import Message, _
 
 # A typed name this close to a known one (difflib ratio) is read as that card.
 TYPO_ACCEPT_RATIO = 0.88
@@ -109,3 +110,10 @@ class CardIndex(Generic[CardT]):
                 card=narrowed[0], candidates=tuple(narrowed), corrected_from=corrected_from
             )
         return Lookup(card=None, candidates=tuple(narrowed))
+
+
+def with_suggestions(message: Message, lookup: Lookup) -> Message:
+    """`message` about a name no card has, followed by the closest names when there are."""
+    if not lookup.suggestions:
+        return message
+    return _("{message} (closest: {names})", message=message, names="; ".join(lookup.suggestions))

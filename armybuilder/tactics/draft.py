@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cards.figure_types import figure_kind_from_cost
+from common.i18n import CardLabel
 
 COIN_TYPES = ("gold", "silver", "copper")
 FIGURE_KINDS = ("hero", "champion", "soldier")
@@ -46,7 +47,7 @@ def kind_for_cost(cost: Coins) -> str | None:
 
 
 @dataclass(frozen=True)
-class TacticsCard:
+class TacticsCard(CardLabel):
     id: str
     kind: str  # hero | champion | soldier | equipment
     name_en: str
@@ -61,11 +62,6 @@ class TacticsCard:
     carriers: tuple[str, ...] = FIGURE_KINDS  # equipment only
     unique: bool = False  # equipment only
     infantry_only: bool = False  # equipment only
-
-    def label(self, lang: str = "en") -> str:
-        name = (self.name_fr if lang == "fr" else "") or self.name_en
-        title = (self.title_fr if lang == "fr" else "") or self.title_en
-        return f"{name} - {title}" if title else name
 
     @property
     def is_neutral(self) -> bool:

@@ -6,9 +6,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from armybuilder.findings import Finding, Text
-from armybuilder.listtext.resolve import CardIndex, name_key
+from armybuilder.findings import Finding
+from armybuilder.listtext.resolve import CardIndex, name_key, with_suggestions
 from cards.normalise import fold
+from common.i18n import _, card_language, pick
 
 from .draft import Coins, EquipmentEntry, FigureEntry, TacticsCard, WarbandDraft
 
@@ -132,10 +133,7 @@ def build_warband(
             Finding(
                 code="LIST_UNPARSEABLE",
                 rule="list-format",
-                message=Text(
-                    "this text is not a warband: no figure lines were found",
-                    "ce texte n'est pas une bande : aucune ligne de figurine trouvée",
-                ),
+                message=_("this text is not a warband: no figure lines were found"),
             ),
         )
     findings: list[Finding] = []
@@ -157,30 +155,26 @@ def build_warband(
         lookup = index.lookup(line.name, narrow=narrow)
         if lookup.card is None:
             code = "CARD_AMBIGUOUS" if lookup.ambiguous else "CARD_UNKNOWN"
-            hint_text = "; ".join(lookup.suggestions)
+            if lookup.ambiguous:
+                message = _(
+                    "line {line}: '{name}' matches several cards", line=line.number, name=line.name
+                )
+            else:
+                message = _(
+                    "line {line}: '{name}' is no known card", line=line.number, name=line.name
+                )
             findings.append(
                 Finding(
                     code=code,
                     rule="list-format",
-                    message=Text(
-                        f"line {line.number}: '{line.name}' "
-                        + ("matches several cards" if lookup.ambiguous else "is no known card")
-                        + (f" (closest: {hint_text})" if hint_text else ""),
-                        f"ligne {line.number} : « {line.name} » "
-                        + (
-                            "correspond à plusieurs cartes"
-                            if lookup.ambiguous
-                            else "n'est pas une carte connue"
-                        )
-                        + (f" (les plus proches : {hint_text})" if hint_text else ""),
-                    ),
+                    message=with_suggestions(message, lookup),
                     entries=(f"line-{line.number}",),
                 )
             )
             continue
         card = lookup.card
         if card.kind == "equipment":
-            for _ in range(line.copies):
+            for _copy in range(line.copies):
                 holder = last_figure.ref if (line.indent > 0 and last_figure) else None
                 equipment.append(
                     EquipmentEntry(ref=f"equipment-{len(equipment) + 1}", card=card, holder=holder)
@@ -224,6 +218,13 @@ def cost_label(cost: Coins | None, *, each: bool = False) -> str:
     return "[" + (" ".join(parts) or "0") + (" each" if each else "") + "]"
 
 
+# The section headings of a written warband, in the card languages.
+HEADINGS = {
+    "en": ("Heroes", "Champions", "Soldiers", "Equipment"),
+    "fr": ("Héros", "Champions", "Soldats", "Équipement"),
+}
+
+
 def write_warband_text(
     draft: WarbandDraft,
     *,
@@ -231,16 +232,13 @@ def write_warband_text(
     scenario_label: str,
     lang: str = "en",
 ) -> str:
-    headings = {
-        "en": ("Heroes", "Champions", "Soldiers", "Equipment"),
-        "fr": ("Héros", "Champions", "Soldats", "Équipement"),
-    }[lang if lang == "fr" else "en"]
-    en, fr = faction_names.get(draft.faction or "", (draft.faction or "", draft.faction or ""))
+    headings = HEADINGS[card_language(lang)]
+    faction = draft.faction or ""
     lines = ["Game: Tactics"]
     if draft.name:
         lines.append(f"Name: {draft.name}")
     lines.append(f"Scenario: {scenario_label}")
-    lines.append(f"Faction: {fr if lang == 'fr' else en}")
+    lines.append(f"Faction: {pick(lang, *faction_names.get(faction, (faction, faction)))}")
     held = {}
     for item in draft.equipment:
         if item.holder:

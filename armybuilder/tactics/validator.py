@@ -11,21 +11,30 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from armybuilder.findings import Finding, Severity, Text
+from armybuilder.findings import Finding, Report
+from common.i18n import Bilingual, _, pgettext_lazy
 
 from .draft import COIN_TYPES, Coins, TacticsCard, WarbandContext, WarbandDraft, kind_for_cost
 
-COIN_NAMES = {
-    "gold": ("gold", "or"),
-    "silver": ("silver", "argent"),
-    "copper": ("copper", "cuivre"),
-}
+COIN_NAMES = {"gold": _("gold"), "silver": _("silver"), "copper": _("copper")}
 
 Rule = Callable[[WarbandDraft, WarbandContext], list[Finding]]
 
 
-def _names(entries, lang: str) -> str:
-    return ", ".join(e.card.label(lang) for e in entries)
+def _names(entries) -> Bilingual:
+    """The entries' card labels, comma-separated, for a message's params."""
+    return Bilingual.of(lambda lang: ", ".join(e.card.label(lang) for e in entries))
+
+
+def _label(card: TacticsCard) -> Bilingual:
+    return Bilingual.of(card.label)
+
+
+def _priced(cards: list[TacticsCard]) -> Bilingual:
+    """Cards with their cost, "Stag Knight [0-1-1], …", for a message's params."""
+    return Bilingual.of(
+        lambda lang: ", ".join(f"{card.label(lang)} [{card.cost.label()}]" for card in cards)
+    )
 
 
 def tw03_scenario_budget(draft: WarbandDraft, context: WarbandContext) -> list[Finding]:
@@ -35,11 +44,9 @@ def tw03_scenario_budget(draft: WarbandDraft, context: WarbandContext) -> list[F
         Finding(
             code="SCENARIO_UNKNOWN",
             rule="TW-03",
-            message=Text(
+            message=_(
                 "no budget: name a scenario or a game size (small 2-4-12, standard 3-6-18, "
-                "large 4-8-24, or G-S-C)",
-                "pas de budget : indiquez un scénario ou une taille de partie (petite 2-4-12, "
-                "standard 3-6-18, grande 4-8-24, ou O-A-C)",
+                "large 4-8-24, or G-S-C)"
             ),
         )
     ]
@@ -54,21 +61,23 @@ def tw04_coin_budgets(draft: WarbandDraft, context: WarbandContext) -> list[Find
         used, budget = getattr(spent, coin), getattr(draft.budget, coin)
         if used <= budget:
             continue
-        en, fr = COIN_NAMES[coin]
         payers = [e for e in draft.entries() if e.card.cost and getattr(e.card.cost, coin)]
         findings.append(
             Finding(
                 code="COIN_OVER_BUDGET",
                 rule="TW-05",
-                message=Text(
-                    f"{en} {used}/{budget}: {used - budget} over budget; coins never convert",
-                    f"{fr} {used}/{budget} : {used - budget} de trop ; les pièces ne "
-                    "s'échangent jamais",
+                message=_(
+                    "{coin} {spent}/{budget}: {over} over budget; coins never convert",
+                    coin=COIN_NAMES[coin],
+                    spent=used,
+                    budget=budget,
+                    over=used - budget,
                 ),
                 entries=tuple(e.ref for e in payers),
-                fix=Text(
-                    f"remove something that costs {en}, e.g. {payers[-1].card.label('en')}",
-                    f"retirez un achat payé en {fr}, par ex. {payers[-1].card.label('fr')}",
+                fix=_(
+                    "remove something that costs {coin}, e.g. {card}",
+                    coin=COIN_NAMES[coin],
+                    card=_label(payers[-1].card),
                 )
                 if payers
                 else None,
@@ -86,12 +95,13 @@ def tw07_figure_cap(draft: WarbandDraft, context: WarbandContext) -> list[Findin
         Finding(
             code="FIGURE_CAP_EXCEEDED",
             rule="TW-07",
-            message=Text(
-                f"figures {count}/{cap}: a warband has at most as many figures as copper coins",
-                f"figurines {count}/{cap} : pas plus de figurines que de pièces de cuivre",
+            message=_(
+                "figures {count}/{cap}: a warband has at most as many figures as copper coins",
+                count=count,
+                cap=cap,
             ),
             entries=tuple(e.ref for e in draft.figures[cap:]),
-            fix=Text(f"remove {count - cap} figure(s)", f"retirez {count - cap} figurine(s)"),
+            fix=_("remove {count} figure(s)", count=count - cap),
         )
     ]
 
@@ -104,10 +114,9 @@ def tw10_type_from_cost(draft: WarbandDraft, context: WarbandContext) -> list[Fi
                 Finding(
                     code="CARD_COST_UNKNOWN",
                     rule="TW-04",
-                    message=Text(
-                        f"{entry.card.label('en')} has no known cost yet and cannot be recruited",
-                        f"{entry.card.label('fr')} n'a pas encore de coût connu et ne peut pas "
-                        "être recrutée",
+                    message=_(
+                        "{card} has no known cost yet and cannot be recruited",
+                        card=_label(entry.card),
                     ),
                     entries=(entry.ref,),
                 )
@@ -119,11 +128,12 @@ def tw10_type_from_cost(draft: WarbandDraft, context: WarbandContext) -> list[Fi
                 Finding(
                     code="FIGURE_TYPE_MISMATCH",
                     rule="TW-10",
-                    message=Text(
-                        f"{entry.card.label('en')} is a {entry.card.kind} but costs "
-                        f"{entry.card.cost.label()}, which makes a {expected}",
-                        f"{entry.card.label('fr')} est un {entry.card.kind} mais coûte "
-                        f"{entry.card.cost.label()}, ce qui en fait un {expected}",
+                    message=_(
+                        "{card} is a {kind} but costs {cost}, which makes a {expected}",
+                        card=_label(entry.card),
+                        kind=entry.card.kind,
+                        cost=entry.card.cost.label(),
+                        expected=expected,
                     ),
                     entries=(entry.ref,),
                 )
@@ -141,27 +151,23 @@ def tw12_unique_figures(draft: WarbandDraft, context: WarbandContext) -> list[Fi
         if len(entries) < 2:
             continue
         mounted_pair = len({e.card.mounted for e in entries}) > 1
+        if mounted_pair:
+            message = _(
+                "{character}: the mounted and foot versions never go together", character=key
+            )
+        else:
+            message = _(
+                "{character} appears {count} times; heroes and champions are unique",
+                character=key,
+                count=len(entries),
+            )
         findings.append(
             Finding(
                 code="UNIQUE_DUPLICATE",
                 rule="TW-13" if mounted_pair else "TW-12",
-                message=Text(
-                    (
-                        f"{key}: the mounted and foot versions never go together"
-                        if mounted_pair
-                        else f"{key} appears {len(entries)} times; heroes and champions are unique"
-                    ),
-                    (
-                        f"{key} : les versions montée et à pied ne vont jamais ensemble"
-                        if mounted_pair
-                        else f"{key} apparaît {len(entries)} fois ; héros et champions sont uniques"
-                    ),
-                ),
+                message=message,
                 entries=tuple(e.ref for e in entries),
-                fix=Text(
-                    f"keep one of {_names(entries, 'en')}",
-                    f"gardez une seule de {_names(entries, 'fr')}",
-                ),
+                fix=pgettext_lazy("tactics figures", "keep one of {cards}", cards=_names(entries)),
             )
         )
     return findings
@@ -175,16 +181,19 @@ def tw14_one_faction(draft: WarbandDraft, context: WarbandContext) -> list[Findi
         allowed = None
     strangers = [e for e in draft.figures if not e.card.is_neutral and e.card.faction != allowed]
     if strangers:
+        if allowed:
+            message = _(
+                "figures of another faction than {faction}: {cards}",
+                faction=allowed,
+                cards=_names(strangers),
+            )
+        else:
+            message = _("figures of another faction than Neutral: {cards}", cards=_names(strangers))
         findings.append(
             Finding(
                 code="FACTION_MISMATCH",
                 rule="TW-14",
-                message=Text(
-                    f"figures of another faction than {allowed or 'Neutral'}: "
-                    f"{_names(strangers, 'en')}",
-                    f"figurines d'une autre faction que {allowed or 'Neutre'} : "
-                    f"{_names(strangers, 'fr')}",
-                ),
+                message=message,
                 entries=tuple(e.ref for e in strangers),
             )
         )
@@ -198,10 +207,9 @@ def tw14_one_faction(draft: WarbandDraft, context: WarbandContext) -> list[Findi
             Finding(
                 code="SIGIL_CONFLICT",
                 rule="TW-14",
-                message=Text(
-                    f"figures with different sigils ({', '.join(sorted(sigils))}) never mix",
-                    f"des figurines de sceaux différents ({', '.join(sorted(sigils))}) ne se "
-                    "mélangent jamais",
+                message=_(
+                    "figures with different sigils ({sigils}) never mix",
+                    sigils=", ".join(sorted(sigils)),
                 ),
                 entries=tuple(e.ref for e in entries),
             )
@@ -220,10 +228,10 @@ def tw15_neutral_limit(draft: WarbandDraft, context: WarbandContext) -> list[Fin
                 Finding(
                     code="NEUTRAL_LIMIT",
                     rule="TW-15",
-                    message=Text(
-                        f"{len(neutrals)} neutral {kind}s: a faction warband takes at most 1",
-                        f"{len(neutrals)} {kind}s neutres : une bande de faction en prend 1 "
-                        "au plus",
+                    message=_(
+                        "{count} neutral {kind}s: a faction warband takes at most 1",
+                        count=len(neutrals),
+                        kind=kind,
                     ),
                     entries=tuple(e.ref for e in neutrals),
                 )
@@ -242,12 +250,12 @@ def tw17_equipment(draft: WarbandDraft, context: WarbandContext) -> list[Finding
                 Finding(
                     code="EQUIPMENT_NO_HOLDER",
                     rule="TW-17",
-                    message=Text(
-                        f"{item.card.label('en')} is not assigned to a figure of the warband",
-                        f"{item.card.label('fr')} n'est attribué à aucune figurine de la bande",
+                    message=_(
+                        "{item} is not assigned to a figure of the warband",
+                        item=_label(item.card),
                     ),
                     entries=(item.ref,),
-                    fix=Text("choose the figure that carries it", "choisissez qui le porte"),
+                    fix=_("choose the figure that carries it"),
                 )
             )
             continue
@@ -260,11 +268,11 @@ def tw17_equipment(draft: WarbandDraft, context: WarbandContext) -> list[Finding
                 Finding(
                     code="EQUIPMENT_NOT_ALLOWED",
                     rule="TW-19",
-                    message=Text(
-                        f"{holder.card.label('en')} ({holder.card.kind}) may not carry "
-                        f"{item.card.label('en')}",
-                        f"{holder.card.label('fr')} ({holder.card.kind}) ne peut pas porter "
-                        f"{item.card.label('fr')}",
+                    message=_(
+                        "{figure} ({kind}) may not carry {item}",
+                        figure=_label(holder.card),
+                        kind=holder.card.kind,
+                        item=_label(item.card),
                     ),
                     entries=(holder.ref, item.ref),
                 )
@@ -275,11 +283,10 @@ def tw17_equipment(draft: WarbandDraft, context: WarbandContext) -> list[Finding
                 Finding(
                     code="EQUIPMENT_LIMIT",
                     rule="TW-18",
-                    message=Text(
-                        f"{figures[holder_ref].card.label('en')} carries {len(items)} "
-                        "equipment; at most 1",
-                        f"{figures[holder_ref].card.label('fr')} porte {len(items)} "
-                        "équipements ; 1 au plus",
+                    message=_(
+                        "{figure} carries {count} equipment; at most 1",
+                        figure=_label(figures[holder_ref].card),
+                        count=len(items),
                     ),
                     entries=(holder_ref, *(i.ref for i in items)),
                 )
@@ -294,10 +301,7 @@ def tw17_equipment(draft: WarbandDraft, context: WarbandContext) -> list[Finding
                 Finding(
                     code="EQUIPMENT_UNIQUE",
                     rule="TW-20",
-                    message=Text(
-                        f"{items[0].card.label('en')} is unique: once per warband",
-                        f"{items[0].card.label('fr')} est unique : une fois par bande",
-                    ),
+                    message=_("{item} is unique: once per warband", item=_label(items[0].card)),
                     entries=tuple(i.ref for i in items),
                 )
             )
@@ -353,19 +357,18 @@ def tw06_spend_gold_and_silver(draft: WarbandDraft, context: WarbandContext) -> 
         ]
         if not options:
             continue
-        en, fr = COIN_NAMES[coin]
         shown = sorted(options, key=lambda c: (-getattr(c.cost, coin), c.name_en))[:3]
         findings.append(
             Finding(
                 code="COIN_UNSPENT",
                 rule="TW-06",
-                message=Text(
-                    f"{getattr(left, coin)} {en} left while it could still buy "
-                    + ", ".join(f"{c.label('en')} [{c.cost.label()}]" for c in shown),
-                    f"il reste {getattr(left, coin)} {fr} alors qu'on peut encore acheter "
-                    + ", ".join(f"{c.label('fr')} [{c.cost.label()}]" for c in shown),
+                message=_(
+                    "{left} {coin} left while it could still buy {cards}",
+                    left=getattr(left, coin),
+                    coin=COIN_NAMES[coin],
+                    cards=_priced(shown),
                 ),
-                fix=Text(f"add {shown[0].label('en')}", f"ajoutez {shown[0].label('fr')}"),
+                fix=_("add {card}", card=_label(shown[0])),
                 data={"coin": coin, "left": getattr(left, coin), "options": [c.id for c in shown]},
             )
         )
@@ -386,15 +389,10 @@ RULES: tuple[tuple[str, Rule], ...] = (
 
 
 @dataclass(frozen=True)
-class WarbandReport:
-    findings: tuple[Finding, ...]
+class WarbandReport(Report):
     spent: Coins
     budget: Coins | None
     figures: int
-
-    @property
-    def legal(self) -> bool:
-        return not any(f.severity is Severity.ERROR for f in self.findings)
 
 
 def validate_warband(draft: WarbandDraft, context: WarbandContext | None = None) -> WarbandReport:

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from armybuilder.findings import Finding, Text
+from armybuilder.findings import Finding
 from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code, looks_like_share_code
 from armybuilder.result import CheckResult, DeckCard, PointsTotals, ResultEntry, in_display_order
+from common.i18n import _
 
 from .deck import build_tactics_deck
 from .draft import ArmyDraft
@@ -153,9 +154,9 @@ def check_share_code(
         unreadable = Finding(
             code="LIST_UNPARSEABLE",
             rule="list-format",
-            message=Text(
-                f"this looks like a War Council share code but cannot be read ({exc})",
-                f"cela ressemble à un code de partage War Council illisible ({exc})",
+            message=_(
+                "this looks like a War Council share code but cannot be read ({error})",
+                error=str(exc),
             ),
         )
         return unread(ruleset, [unreadable], lang=lang)

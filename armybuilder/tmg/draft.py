@@ -6,10 +6,11 @@ Selectors turn cards into `CardFacts` once; parsers and the builder assemble an
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from cards.normalise import fold
+from common.i18n import Bilingual, CardLabel
 
 from .rulesets import Ruleset
 
@@ -34,7 +35,7 @@ class memoized:
 
 
 @dataclass(frozen=True)
-class CardFacts:
+class CardFacts(CardLabel):
     id: str
     kind: str  # unit | attachment | ncu | tactics | special
     faction: str  # faction slug; "neutral" for neutral cards
@@ -53,11 +54,6 @@ class CardFacts:
     abilities: tuple[str, ...] = ()  # ability keys
     tactics: tuple[str, ...] = ()  # a commander's tactics-card ids
     version: str = ""
-
-    def label(self, lang: str = "en") -> str:
-        name = (self.name_fr if lang == "fr" else "") or self.name_en
-        title = (self.title_fr if lang == "fr" else "") or self.title_en
-        return f"{name} - {title}" if title else name
 
     @property
     def is_neutral(self) -> bool:
@@ -96,6 +92,21 @@ class Entry:
 @dataclass(frozen=True)
 class UnitEntry(Entry):
     attachments: tuple[Entry, ...] = ()
+
+    @classmethod
+    def with_attachments(
+        cls, ref: str, card: CardFacts, attachments: Iterable[CardFacts]
+    ) -> UnitEntry:
+        """A unit and its attachments, each ref named as findings name it
+        ("unit-2.attachment-1")."""
+        return cls(
+            ref=ref,
+            card=card,
+            attachments=tuple(
+                Entry(ref=f"{ref}.attachment-{number}", card=attachment)
+                for number, attachment in enumerate(attachments, start=1)
+            ),
+        )
 
 
 @dataclass(frozen=True)
@@ -181,6 +192,7 @@ class ArmyContext:
     # Display names of factions: slug -> (English, French).
     faction_names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
-    def faction_name(self, slug: str | None, lang: str = "en") -> str:
-        en, fr = self.faction_names.get(slug or "", (slug or "", slug or ""))
-        return fr if lang == "fr" else en
+    def faction_label(self, slug: str | None) -> Bilingual:
+        """A faction's name in both languages, for a finding's message (the slug when the
+        pool does not know it)."""
+        return Bilingual(*self.faction_names.get(slug or "", (slug or "", slug or "")))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from armybuilder.findings import Finding, Text
+from armybuilder.findings import Finding
 from armybuilder.listtext.warcouncil import WarCouncilList
+from common.i18n import _
 
 from .draft import ArmyDraft, CardFacts, Entry, UnitEntry
 from .rulesets import Ruleset
@@ -15,9 +16,8 @@ def _unknown_id(card_id: str) -> Finding:
     return Finding(
         code="CARD_UNKNOWN",
         rule="list-format",
-        message=Text(
-            f"the share code names card {card_id}, which is not in the card database",
-            f"le code de partage cite la carte {card_id}, absente de la base de cartes",
+        message=_(
+            "the share code names card {card}, which is not in the card database", card=card_id
         ),
         entries=(f"card-{card_id}",),
     )
@@ -43,16 +43,10 @@ def draft_from_share_code(
         unit_card = card(unit.unit_id)
         if unit_card is None:
             continue
-        ref = f"unit-{len(units) + 1}"
         attachments = [card(a) for a in unit.attachment_ids]
         units.append(
-            UnitEntry(
-                ref=ref,
-                card=unit_card,
-                attachments=tuple(
-                    Entry(ref=f"{ref}.attachment-{i + 1}", card=a)
-                    for i, a in enumerate(a for a in attachments if a is not None)
-                ),
+            UnitEntry.with_attachments(
+                f"unit-{len(units) + 1}", unit_card, (a for a in attachments if a is not None)
             )
         )
     ncus = [c for c in (card(i) for i in code.ncu_ids) if c is not None]

@@ -6,9 +6,10 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from armybuilder.findings import Finding, Text
-from armybuilder.listtext.resolve import CardIndex, Lookup, name_key
+from armybuilder.findings import Finding
+from armybuilder.listtext.resolve import CardIndex, Lookup, name_key, with_suggestions
 from armybuilder.listtext.tmg import ListLine, ParsedTmgList
+from common.i18n import Bilingual, _
 
 from .draft import ArmyDraft, CardFacts, Entry, UnitEntry
 from .rulesets import Ruleset
@@ -74,32 +75,29 @@ def resolve_faction(text: str | None, factions: Mapping[str, tuple[str, ...]]) -
 
 def _unknown(line: ListLine, lookup: Lookup) -> Finding:
     if lookup.ambiguous:
-        options = "; ".join(c.label("en") for c in lookup.candidates[:5])
-        options_fr = "; ".join(c.label("fr") for c in lookup.candidates[:5])
+        options = Bilingual.of(lambda lang: "; ".join(c.label(lang) for c in lookup.candidates[:5]))
         return Finding(
             code="CARD_AMBIGUOUS",
             rule="list-format",
-            message=Text(
-                f"line {line.number}: '{line.name}' matches several cards: {options}",
-                f"ligne {line.number} : « {line.name} » correspond à plusieurs cartes : "
-                f"{options_fr}",
+            message=_(
+                "line {line}: '{name}' matches several cards: {cards}",
+                line=line.number,
+                name=line.name,
+                cards=options,
             ),
             entries=(f"line-{line.number}",),
-            fix=Text("add the card's title or its cost", "ajoutez le titre ou le coût de la carte"),
+            fix=_("add the card's title or its cost"),
             data={"candidates": [c.id for c in lookup.candidates]},
         )
     hint = "; ".join(lookup.suggestions)
     return Finding(
         code="CARD_UNKNOWN",
         rule="list-format",
-        message=Text(
-            f"line {line.number}: no card named '{line.name}'"
-            + (f" (closest: {hint})" if hint else ""),
-            f"ligne {line.number} : aucune carte nommée « {line.name} »"
-            + (f" (les plus proches : {hint})" if hint else ""),
+        message=with_suggestions(
+            _("line {line}: no card named '{name}'", line=line.number, name=line.name), lookup
         ),
         entries=(f"line-{line.number}",),
-        fix=Text(f"did you mean {hint}?", f"vouliez-vous dire {hint} ?") if hint else None,
+        fix=_("did you mean {names}?", names=hint) if hint else None,
         data={"suggestions": list(lookup.suggestions)},
     )
 
@@ -119,10 +117,7 @@ def build_tmg_draft(
                 Finding(
                     code="LIST_UNPARSEABLE",
                     rule="list-format",
-                    message=Text(
-                        "this text is not an army list: no card lines were found",
-                        "ce texte n'est pas une liste d'armée : aucune ligne de carte trouvée",
-                    ),
+                    message=_("this text is not an army list: no card lines were found"),
                 ),
             ),
         )
@@ -133,14 +128,8 @@ def build_tmg_draft(
             Finding(
                 code="LIST_UNPARSEABLE",
                 rule="list-format",
-                message=Text(
-                    f"unknown faction '{parsed.faction}'",
-                    f"faction inconnue « {parsed.faction} »",
-                ),
-                fix=Text(
-                    "use one of: " + ", ".join(sorted(factions)),
-                    "utilisez l'une de : " + ", ".join(sorted(factions)),
-                ),
+                message=_("unknown faction '{faction}'", faction=parsed.faction),
+                fix=_("use one of: {factions}", factions=", ".join(sorted(factions))),
             )
         )
 
@@ -194,19 +183,15 @@ def build_tmg_draft(
             findings.append(_unknown(line, lookup))
             continue
         card = lookup.card
-        if card.kind == "unit":
-            counters["unit"] += 1
-            ref = f"unit-{counters['unit']}"
-            units.append(UnitEntry(ref=ref, card=card))
+        if card.kind in ("unit", "ncu"):
+            counters[card.kind] += 1
+            ref = f"{card.kind}-{counters[card.kind]}"
+            if card.kind == "unit":
+                units.append(UnitEntry(ref=ref, card=card))
+            else:
+                ncus.append(Entry(ref=ref, card=card))
             resolved.append(
-                ResolvedEntry(ref, line.number, card, "unit", None, lookup.corrected_from)
-            )
-        elif card.kind == "ncu":
-            counters["ncu"] += 1
-            ref = f"ncu-{counters['ncu']}"
-            ncus.append(Entry(ref=ref, card=card))
-            resolved.append(
-                ResolvedEntry(ref, line.number, card, "ncu", None, lookup.corrected_from)
+                ResolvedEntry(ref, line.number, card, card.kind, None, lookup.corrected_from)
             )
         elif card.kind == "attachment":
             add_attachment(line, card, lookup.corrected_from)
@@ -215,11 +200,11 @@ def build_tmg_draft(
                 Finding(
                     code="CARD_UNKNOWN",
                     rule="list-format",
-                    message=Text(
-                        f"line {line.number}: {card.label('en')} is a {card.kind} card, "
-                        "not a unit, attachment or NCU",
-                        f"ligne {line.number} : {card.label('fr')} est une carte {card.kind}, "
-                        "pas une unité, un attachement ou une UNC",
+                    message=_(
+                        "line {line}: {card} is a {kind} card, not a unit, attachment or NCU",
+                        line=line.number,
+                        card=Bilingual.of(card.label),
+                        kind=card.kind,
                     ),
                     entries=(f"line-{line.number}",),
                 )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from common.i18n import card_language, pick
+
 from .draft import ArmyDraft, Entry
 from .points import commander_entries
 
@@ -40,16 +42,16 @@ def _cost(entry: Entry, commanders: set[str]) -> str:
 def write_tmg_text(
     draft: ArmyDraft, *, faction_names: Mapping[str, tuple[str, str]], lang: str = "en"
 ) -> str:
-    faction_h, points_h, commander_h, units_h, ncus_h, name_h, ruleset_h, loose_h = HEADINGS.get(
-        lang, HEADINGS["en"]
-    )
-    en, fr = faction_names.get(draft.faction, (draft.faction, draft.faction))
+    faction_h, points_h, commander_h, units_h, ncus_h, name_h, ruleset_h, loose_h = HEADINGS[
+        card_language(lang)
+    ]
+    faction = pick(lang, *faction_names.get(draft.faction, (draft.faction, draft.faction)))
     commanders = commander_entries(draft)
     commander_refs = {e.ref for e in commanders}
     lines = []
     if draft.name:
         lines.append(f"{name_h}: {draft.name}")
-    lines.append(f"{faction_h}: {fr if lang == 'fr' else en}")
+    lines.append(f"{faction_h}: {faction}")
     lines.append(f"{points_h}: {draft.points_limit}")
     if draft.ruleset.id != "rules-1.5":
         lines.append(f"{ruleset_h}: {draft.ruleset.id}")

@@ -11,7 +11,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from armybuilder.findings import Finding, Severity, Text
+from armybuilder.findings import Finding, Report
+from common.i18n import Bilingual, Message, _
 
 from .draft import ArmyContext, ArmyDraft, Entry
 from .points import (
@@ -36,29 +37,31 @@ class Totals:
 Rule = Callable[[ArmyDraft, ArmyContext, Totals], list[Finding]]
 
 
-def _names(entries: list[Entry], lang: str) -> str:
-    return ", ".join(entry.card.label(lang) for entry in entries)
+def _names(entries: list[Entry]) -> Bilingual:
+    """The entries' card labels, comma-separated, for a message's params."""
+    return Bilingual.of(lambda lang: ", ".join(entry.card.label(lang) for entry in entries))
 
 
-def _removal_fix(candidates: list[Entry], points: Mapping[str, int], over: int) -> Text | None:
+def _label(entry: Entry) -> Bilingual:
+    return Bilingual.of(entry.card.label)
+
+
+def _removal_fix(candidates: list[Entry], points: Mapping[str, int], over: int) -> Message | None:
     """Suggest the cheapest single entry whose removal clears an overspend of `over`."""
     enough = sorted(
         (e for e in candidates if points.get(e.ref, 0) >= over), key=lambda e: points[e.ref]
     )
     if enough:
         pick = enough[0]
-        return Text(
-            f"remove {pick.card.label('en')} ({points[pick.ref]})",
-            f"retirez {pick.card.label('fr')} ({points[pick.ref]})",
-        )
+        return _("remove {card} ({points})", card=_label(pick), points=points[pick.ref])
     priced = sorted(candidates, key=lambda e: -points.get(e.ref, 0))
     if not priced or points.get(priced[0].ref, 0) == 0:
         return None
-    return Text(
-        f"remove {over} points, for example {priced[0].card.label('en')} "
-        f"({points[priced[0].ref]}) and more",
-        f"retirez {over} points, par exemple {priced[0].card.label('fr')} "
-        f"({points[priced[0].ref]}) et d'autres",
+    return _(
+        "remove {over} points, for example {card} ({points}) and more",
+        over=over,
+        card=_label(priced[0]),
+        points=points[priced[0].ref],
     )
 
 
@@ -74,10 +77,11 @@ def ab01_points_budget(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
         Finding(
             code="POINTS_OVER_LIMIT",
             rule="AB-01",
-            message=Text(
-                f"points {totals.spent}/{draft.points_limit}: {over} over the game size",
-                f"points {totals.spent}/{draft.points_limit} : {over} de plus que la taille "
-                "de partie",
+            message=_(
+                "points {spent}/{limit}: {over} over the game size",
+                spent=totals.spent,
+                limit=draft.points_limit,
+                over=over,
             ),
             fix=_removal_fix(candidates, totals.points, over),
             data={"spent": totals.spent, "limit": draft.points_limit},
@@ -116,18 +120,16 @@ def ab05_one_faction(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> 
             remaining[id(allowance)] -= 1
             continue
         if draft.faction == "neutral":
-            message = Text(
-                f"{card.label('en')} is not neutral: a Neutral army takes only neutral cards",
-                f"{card.label('fr')} n'est pas neutre : une armée Neutre ne prend que des "
-                "cartes neutres",
+            message = _(
+                "{card} is not neutral: a Neutral army takes only neutral cards",
+                card=_label(entry),
             )
         else:
-            message = Text(
-                f"{card.label('en')} belongs to {context.faction_name(card.faction)}, not "
-                f"{context.faction_name(draft.faction)} or Neutral",
-                f"{card.label('fr')} appartient à {context.faction_name(card.faction, 'fr')}, "
-                f"ni à {context.faction_name(draft.faction, 'fr')} ni "
-                "aux Neutres",
+            message = _(
+                "{card} belongs to {faction}, not {army} or Neutral",
+                card=_label(entry),
+                faction=context.faction_label(card.faction),
+                army=context.faction_label(draft.faction),
             )
         findings.append(
             Finding(
@@ -135,7 +137,7 @@ def ab05_one_faction(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> 
                 rule="AB-05",
                 message=message,
                 entries=(entry.ref,),
-                fix=Text(f"remove {card.label('en')}", f"retirez {card.label('fr')}"),
+                fix=_("remove {card}", card=_label(entry)),
             )
         )
     return findings
@@ -156,11 +158,13 @@ def ab06_neutral_cap(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> 
         Finding(
             code="NEUTRAL_CAP_EXCEEDED",
             rule="AB-06",
-            message=Text(
-                f"neutral {totals.neutral}/{totals.neutral_cap}: neutral cards may use at most "
-                f"{percent} % of the game size",
-                f"neutres {totals.neutral}/{totals.neutral_cap} : les cartes neutres ne "
-                f"peuvent dépasser {percent} % de la taille de partie",
+            message=_(
+                # xgettext:no-python-format
+                "neutral {neutral}/{cap}: neutral cards may use at most {percent} % of the "
+                "game size",
+                neutral=totals.neutral,
+                cap=totals.neutral_cap,
+                percent=percent,
             ),
             entries=tuple(e.ref for e in neutrals),
             fix=_removal_fix(neutrals, totals.points, over),
@@ -180,15 +184,13 @@ def faction_no_neutrals(draft: ArmyDraft, context: ArmyContext, totals: Totals) 
         Finding(
             code="NEUTRALS_FORBIDDEN",
             rule=f"card {rule.get('rule_card', '')}".strip(),
-            message=Text(
-                f"{context.faction_name(draft.faction)} armies may not include neutral cards: "
-                f"{_names(neutrals, 'en')}",
-                f"les armées {context.faction_name(draft.faction, 'fr')} ne peuvent inclure "
-                "aucune carte neutre : "
-                f"{_names(neutrals, 'fr')}",
+            message=_(
+                "{army} armies may not include neutral cards: {cards}",
+                army=context.faction_label(draft.faction),
+                cards=_names(neutrals),
             ),
             entries=tuple(e.ref for e in neutrals),
-            fix=Text(f"remove {_names(neutrals, 'en')}", f"retirez {_names(neutrals, 'fr')}"),
+            fix=_("remove {cards}", cards=_names(neutrals)),
         )
     ]
 
@@ -203,12 +205,8 @@ def ab09_one_commander(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
             Finding(
                 code="COMMANDER_MISSING",
                 rule="AB-09",
-                message=Text(
-                    "the army has no commander", "l'armée n'a pas de Général (commandant)"
-                ),
-                fix=Text(
-                    "add a commander card (marked C)", "ajoutez une carte de Général (marquée G)"
-                ),
+                message=_("the army has no commander"),
+                fix=_("add a commander card (marked C)"),
             )
         ]
     if len(commanders) > 1:
@@ -216,15 +214,15 @@ def ab09_one_commander(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
             Finding(
                 code="COMMANDER_MULTIPLE",
                 rule="AB-09",
-                message=Text(
-                    f"{len(commanders)} commanders: {_names(commanders, 'en')}; an army has one",
-                    f"{len(commanders)} Généraux : {_names(commanders, 'fr')} ; une armée n'en "
-                    "a qu'un",
+                message=_(
+                    "{count} commanders: {cards}; an army has one",
+                    count=len(commanders),
+                    cards=_names(commanders),
                 ),
                 entries=tuple(e.ref for e in commanders),
-                fix=Text(
-                    f"keep one commander and remove {_names(commanders[1:], 'en')}",
-                    f"gardez un seul Général et retirez {_names(commanders[1:], 'fr')}",
+                fix=_(
+                    "keep one commander and remove {cards}",
+                    cards=_names(commanders[1:]),
                 ),
             )
         ]
@@ -250,15 +248,14 @@ def ab17_unique_characters(draft: ArmyDraft, context: ArmyContext, totals: Total
             Finding(
                 code="CHARACTER_DUPLICATE",
                 rule="AB-18" if len({e.card.id for e in entries}) > 1 else "AB-17",
-                message=Text(
-                    f"the character {key} appears {len(entries)} times: {_names(entries, 'en')}",
-                    f"le personnage {key} apparaît {len(entries)} fois : {_names(entries, 'fr')}",
+                message=_(
+                    "the character {character} appears {count} times: {cards}",
+                    character=key,
+                    count=len(entries),
+                    cards=_names(entries),
                 ),
                 entries=tuple(e.ref for e in entries),
-                fix=Text(
-                    f"keep one of {_names(entries, 'en')}",
-                    f"gardez une seule carte parmi {_names(entries, 'fr')}",
-                ),
+                fix=_("keep one of {cards}", cards=_names(entries)),
                 data={"character": key},
             )
         )
@@ -275,20 +272,18 @@ def ab20_attachment_needs_host(
     for host, attachment in draft.attachments():
         if host is not None or attachment.card.attaches_to_enemy:
             continue
+        unit_type = attachment.card.unit_type
+        if unit_type:
+            fix = _("attach it to a {unit_type} combat unit", unit_type=unit_type)
+        else:
+            fix = _("attach it to a matching combat unit")
         findings.append(
             Finding(
                 code="ATTACHMENT_NO_HOST",
                 rule="AB-13" if attachment.card.is_commander else "AB-20",
-                message=Text(
-                    f"{attachment.card.label('en')} is not attached to a combat unit",
-                    f"{attachment.card.label('fr')} n'est attaché à aucune unité combattante",
-                ),
+                message=_("{card} is not attached to a combat unit", card=_label(attachment)),
                 entries=(attachment.ref,),
-                fix=Text(
-                    f"attach it to a {attachment.card.unit_type or 'matching'} combat unit",
-                    f"attachez-le à une unité combattante de type "
-                    f"{attachment.card.unit_type or 'compatible'}",
-                ),
+                fix=fix,
             )
         )
     return findings
@@ -321,17 +316,15 @@ def ab19_one_attachment_per_unit(
             Finding(
                 code="ATTACHMENT_LIMIT",
                 rule="AB-19",
-                message=Text(
-                    f"{unit.card.label('en')} carries {len(counted)} attachments "
-                    f"({_names(counted, 'en')}); the limit is {limit}",
-                    f"{unit.card.label('fr')} porte {len(counted)} attachements "
-                    f"({_names(counted, 'fr')}) ; la limite est {limit}",
+                message=_(
+                    "{unit} carries {count} attachments ({cards}); the limit is {limit}",
+                    unit=_label(unit),
+                    count=len(counted),
+                    cards=_names(counted),
+                    limit=limit,
                 ),
                 entries=(unit.ref, *(a.ref for a in counted)),
-                fix=Text(
-                    f"move {_names(counted[limit:], 'en')} to another unit",
-                    f"déplacez {_names(counted[limit:], 'fr')} vers une autre unité",
-                ),
+                fix=_("move {cards} to another unit", cards=_names(counted[limit:])),
             )
         )
     return findings
@@ -344,11 +337,10 @@ def ab21_no_attachment_on_solo(
         Finding(
             code="ATTACHMENT_ON_SOLO",
             rule="AB-21",
-            message=Text(
-                f"{unit.card.label('en')} is a solo unit and cannot take "
-                f"{_names(list(unit.attachments), 'en')}",
-                f"{unit.card.label('fr')} est une unité individuelle et ne peut pas recevoir "
-                f"{_names(list(unit.attachments), 'fr')}",
+            message=_(
+                "{unit} is a solo unit and cannot take {cards}",
+                unit=_label(unit),
+                cards=_names(list(unit.attachments)),
             ),
             entries=(unit.ref, *(a.ref for a in unit.attachments)),
         )
@@ -371,17 +363,15 @@ def ab22_attachment_type_matches(
             Finding(
                 code="ATTACHMENT_TYPE_MISMATCH",
                 rule="AB-22",
-                message=Text(
-                    f"{attachment.card.label('en')} ({wanted}) cannot join "
-                    f"{host.card.label('en')} ({actual})",
-                    f"{attachment.card.label('fr')} ({wanted}) ne peut pas rejoindre "
-                    f"{host.card.label('fr')} ({actual})",
+                message=_(
+                    "{card} ({wanted}) cannot join {unit} ({actual})",
+                    card=_label(attachment),
+                    wanted=wanted,
+                    unit=_label(host),
+                    actual=actual,
                 ),
                 entries=(host.ref, attachment.ref),
-                fix=Text(
-                    f"attach it to a {wanted} unit instead",
-                    f"attachez-le plutôt à une unité de type {wanted}",
-                ),
+                fix=_("attach it to a {unit_type} unit instead", unit_type=wanted),
             )
         )
     return findings
@@ -390,17 +380,17 @@ def ab22_attachment_type_matches(
 # --- AB-28 card requirements ---------------------------------------------------------------
 
 
-def _unmet(entry: Entry, en: str, fr: str, *, rule: str = "AB-28") -> Finding:
+def _unmet(entry: Entry, requirement: Message, *, rule: str = "AB-28") -> Finding:
     return Finding(
         code="REQUIREMENT_UNMET",
         rule=rule,
-        message=Text(f"{entry.card.label('en')}: {en}", f"{entry.card.label('fr')} : {fr}"),
+        message=_("{card}: {requirement}", card=_label(entry), requirement=requirement),
         entries=(entry.ref,),
     )
 
 
-def _conflict(entries: tuple[str, ...], en: str, fr: str, *, rule: str = "AB-28") -> Finding:
-    return Finding(code="REQUIREMENT_CONFLICT", rule=rule, message=Text(en, fr), entries=entries)
+def _conflict(entries: tuple[str, ...], message: Message, *, rule: str = "AB-28") -> Finding:
+    return Finding(code="REQUIREMENT_CONFLICT", rule=rule, message=message, entries=entries)
 
 
 def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
@@ -422,45 +412,25 @@ def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Total
                     missing = joiner.join(
                         ref_label(r) for r, ok in zip(refs, present, strict=True) if not ok
                     )
-                    findings.append(
-                        _unmet(
-                            entry,
-                            f"requires {missing} in the army",
-                            f"exige {missing} dans l'armée",
-                        )
-                    )
+                    findings.append(_unmet(entry, _("requires {cards} in the army", cards=missing)))
             elif kind == "pet_of":
                 ref = record.get("ref", {})
                 if not entries_matching(ref, draft, excluding=entry.ref):
                     findings.append(
-                        _unmet(
-                            entry,
-                            f"may only be fielded with {ref_label(ref)}",
-                            f"ne peut être alignée qu'avec {ref_label(ref)}",
-                        )
+                        _unmet(entry, _("may only be fielded with {card}", card=ref_label(ref)))
                     )
             elif kind == "must_attach_to":
                 host = hosts.get(entry.ref)
                 refs = record.get("refs", ())
                 if host is not None and not any(ref_matches_card(r, host.card) for r in refs):
                     wanted = " or ".join(ref_label(r) for r in refs)
-                    findings.append(
-                        _unmet(
-                            entry,
-                            f"must be attached to {wanted}",
-                            f"doit être attaché à {wanted}",
-                        )
-                    )
+                    findings.append(_unmet(entry, _("must be attached to {cards}", cards=wanted)))
             elif kind == "host_faction":
                 host = hosts.get(entry.ref)
                 if host is not None and host.card.faction != record.get("faction"):
+                    faction = context.faction_label(record.get("faction"))
                     findings.append(
-                        _unmet(
-                            entry,
-                            f"may only join a {context.faction_name(record.get('faction'))} unit",
-                            "ne peut rejoindre qu'une unité "
-                            f"{context.faction_name(record.get('faction'), 'fr')}",
-                        )
+                        _unmet(entry, _("may only join a {faction} unit", faction=faction))
                     )
             elif kind == "not_with":
                 for ref in record.get("refs", ()):
@@ -469,10 +439,11 @@ def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Total
                         findings.append(
                             _conflict(
                                 (entry.ref, *(e.ref for e in clash)),
-                                f"{card.label('en')} may not be in an army with "
-                                f"{_names(clash, 'en')}",
-                                f"{card.label('fr')} ne peut pas être dans une armée avec "
-                                f"{_names(clash, 'fr')}",
+                                _(
+                                    "{card} may not be in an army with {cards}",
+                                    card=_label(entry),
+                                    cards=_names(clash),
+                                ),
                             )
                         )
             elif kind == "controlled_by":
@@ -484,18 +455,12 @@ def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Total
                     findings.append(
                         _unmet(
                             entry,
-                            f"only comes with the card that controls it ({wanted})",
-                            f"ne vient qu'avec la carte qui le contrôle ({wanted})",
+                            _("only comes with the card that controls it ({cards})", cards=wanted),
                         )
                     )
             elif kind == "fielded_by_ability":
-                findings.append(
-                    _unmet(
-                        entry,
-                        "is only brought into play by an ability, not bought in a list",
-                        "n'entre en jeu que par une capacité, elle ne s'achète pas",
-                    )
-                )
+                reason = _("is only brought into play by an ability, not bought in a list")
+                findings.append(_unmet(entry, reason))
     return findings
 
 
@@ -508,14 +473,13 @@ def ab28_loyalties(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> li
     if len(by_loyalty) < 2:
         return []
     groups = sorted(by_loyalty.items())
-    entries = tuple(e.ref for _, group in groups for e in group)
-    described = "; ".join(f"{to}: {_names(group, 'en')}" for to, group in groups)
-    described_fr = "; ".join(f"{to} : {_names(group, 'fr')}" for to, group in groups)
+    entries = tuple(e.ref for _master, group in groups for e in group)
+    loyalties = [_("{master}: {cards}", master=to, cards=_names(group)) for to, group in groups]
+    described = Bilingual.of(lambda lang: "; ".join(m.in_language(lang) for m in loyalties))
     return [
         _conflict(
             entries,
-            f"cards loyal to different masters cannot mix ({described})",
-            f"des cartes loyales à des maîtres différents ne se mélangent pas ({described_fr})",
+            _("cards loyal to different masters cannot mix ({loyalties})", loyalties=described),
         )
     ]
 
@@ -573,15 +537,14 @@ def _copy_limit(card, entries: list[Entry], limit: int) -> Finding:
     return Finding(
         code="COPY_LIMIT",
         rule="AB-28",
-        message=Text(
-            f"{len(entries)} copies of {card.label('en')}; at most {limit} allowed",
-            f"{len(entries)} exemplaires de {card.label('fr')} ; {limit} au plus",
+        message=_(
+            "{count} copies of {card}; at most {limit} allowed",
+            count=len(entries),
+            card=Bilingual.of(card.label),
+            limit=limit,
         ),
         entries=tuple(e.ref for e in entries),
-        fix=Text(
-            f"remove {len(entries) - limit} {card.label('en')}",
-            f"retirez {len(entries) - limit} {card.label('fr')}",
-        ),
+        fix=_("remove {count} {card}", count=len(entries) - limit, card=Bilingual.of(card.label)),
     )
 
 
@@ -612,16 +575,16 @@ def faction_rule_cards(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
                     findings.append(
                         _conflict(
                             tuple(e.ref for e in (*trigger, *clash)),
-                            f"with {_names(trigger, 'en')} the army may not include "
-                            f"{_names(clash, 'en')}",
-                            f"avec {_names(trigger, 'fr')}, l'armée ne peut pas inclure "
-                            f"{_names(clash, 'fr')}",
+                            _(
+                                "with {cards} the army may not include {excluded}",
+                                cards=_names(trigger),
+                                excluded=_names(clash),
+                            ),
                             rule=rule,
                         )
                     )
         elif kind == "prefer_faction_version":
-            own_en = context.faction_name(draft.faction)
-            own_fr = context.faction_name(draft.faction, "fr")
+            own = context.faction_label(draft.faction)
             for entry in draft.entries():
                 if entry.card.faction != record.get("over", "neutral"):
                     continue
@@ -630,10 +593,13 @@ def faction_rule_cards(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
                     findings.append(
                         _conflict(
                             (entry.ref,),
-                            f"{entry.card.label('en')}: a {own_en} army must take the "
-                            f"{own_en} version of {', '.join(sorted(shared))}",
-                            f"{entry.card.label('fr')} : une armée {own_fr} doit prendre "
-                            f"la version {own_fr} de {', '.join(sorted(shared))}",
+                            _(
+                                "{card}: a {army} army must take the {army} version of "
+                                "{characters}",
+                                card=_label(entry),
+                                army=own,
+                                characters=", ".join(sorted(shared)),
+                            ),
                             rule=rule,
                         )
                     )
@@ -646,8 +612,7 @@ def faction_rule_cards(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
                     findings.append(
                         _unmet(
                             chosen[0],
-                            f"as commander, requires {ref_label(ref)} in the army",
-                            f"comme Général, exige {ref_label(ref)} dans l'armée",
+                            _("as commander, requires {card} in the army", card=ref_label(ref)),
                             rule=rule,
                         )
                     )
@@ -673,13 +638,8 @@ RULES: tuple[tuple[str, Rule], ...] = (
 
 
 @dataclass(frozen=True)
-class ArmyReport:
-    findings: tuple[Finding, ...]
+class ArmyReport(Report):
     totals: Totals
-
-    @property
-    def legal(self) -> bool:
-        return not any(f.severity is Severity.ERROR for f in self.findings)
 
 
 def compute_totals(draft: ArmyDraft, context: ArmyContext) -> Totals:
@@ -711,15 +671,16 @@ def validate_team(drafts: list[ArmyDraft]) -> list[Finding]:
                 seen[key].append((index, entry))
     findings = []
     for key, owners in seen.items():
-        if len({index for index, _ in owners}) < 2:
+        if len({index for index, _entry in owners}) < 2:
             continue
         findings.append(
             Finding(
                 code="TEAM_CHARACTER_DUPLICATE",
                 rule="AB-30",
-                message=Text(
-                    f"the character {key} appears in {len(owners)} allied lists",
-                    f"le personnage {key} apparaît dans {len(owners)} listes alliées",
+                message=_(
+                    "the character {character} appears in {count} allied lists",
+                    character=key,
+                    count=len(owners),
                 ),
                 entries=tuple(f"list-{index + 1}.{entry.ref}" for index, entry in owners),
                 data={"character": key},

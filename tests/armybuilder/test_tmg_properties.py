@@ -47,17 +47,7 @@ def armies(draw):
     units = []
     for index, card in enumerate(draw(st.lists(unit_cards, max_size=6))):
         attachments = draw(st.lists(attachment_cards, max_size=2))
-        ref = f"unit-{index + 1}"
-        units.append(
-            UnitEntry(
-                ref=ref,
-                card=card,
-                attachments=tuple(
-                    Entry(ref=f"{ref}.attachment-{i + 1}", card=a)
-                    for i, a in enumerate(attachments)
-                ),
-            )
-        )
+        units.append(UnitEntry.with_attachments(f"unit-{index + 1}", card, attachments))
     ncus = draw(st.lists(ncu_cards, max_size=3))
     return ArmyDraft(
         faction="stark",
