@@ -6,10 +6,10 @@ import secrets
 
 from django.conf import settings
 from django.http import HttpRequest
-from django.utils.translation import get_language
 from rest_framework.throttling import SimpleRateThrottle
 
-from armybuilder.lists.views import SESSION_KEY as LIST_SESSION_KEY
+from armybuilder.lists.visitors import session_list_ids
+from common.i18n import current_language
 
 from .models import ExportJob
 from .selectors import get_job_for_viewer
@@ -31,25 +31,18 @@ def session_owner(request: HttpRequest, *, create: bool) -> str:
 
 
 def export_viewer(request: HttpRequest, *, create_session: bool = False) -> ExportViewer:
-    list_ids = request.session.get(LIST_SESSION_KEY, [])
     return ExportViewer(
         user=request.user,
         session_owner=session_owner(request, create=create_session),
-        session_list_ids=[i for i in list_ids if isinstance(i, int)]
-        if isinstance(list_ids, list)
-        else [],
+        session_list_ids=session_list_ids(request),
     )
-
-
-def default_language() -> str:
-    return "fr" if (get_language() or "").startswith("fr") else "en"
 
 
 def start_requested_export(request: HttpRequest, validated: dict) -> ExportJob:
     """The job for a validated ExportRequestSerializer (API body or Export PDF form)."""
     fields = dict(validated)
     kind = fields.pop("kind")
-    language = fields.pop("language", None) or default_language()
+    language = fields.pop("language", None) or current_language()
     return start_export(
         kind=kind,
         language=language,

@@ -1,43 +1,115 @@
-"""Forms of the builder pages: they only read and type the input; the services check it."""
+"""Forms of the builder pages: they only read and type the input; the services check it.
+
+Each game's settings form (faction, game size, name) is a `GameSettingsForm`: the faction
+choices of its game, the "other size" box, and the initial values for a new list or for
+an existing one, so the builder pages can treat both games' settings alike.
+"""
 
 from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.checking import MAX_LIST_CHARS
 from armybuilder.tactics.draft import Coins
 from armybuilder.tmg.rulesets import DEFAULT_RULESET, all_rulesets
 from cards.models import Faction, Game, Scenario
-from cards.templatetags.citadel import current_lang
+from common.i18n import current_language, localized
 
-from .models import EntryRole, Visibility
+from .models import ArmyList, EntryRole, Visibility
 from .services import MAX_NAME, MAX_POINTS, MIN_POINTS
 from .tactics_services import MAX_COPIES, SIZES, parse_budget
 
 PRESET_SIZES = (30, 40, 50)  # AB-02: quick, standard and grand games
+OTHER = "other"  # the size choice that reads the "other size" box
+# Convenience only: typing in the "other size" box picks "Other" (the server decides).
+PICK_OTHER = "this.closest('fieldset').querySelector('input[value=other]').checked = true"
 
 
-def faction_choices() -> list[tuple[str, str]]:
-    lang = current_lang()
-    return [(f.slug, f.name(lang)) for f in Faction.objects.filter(game=Game.TMG)]
+def faction_choices(game: str) -> list[tuple[str, str]]:
+    lang = current_language()
+    return [(f.slug, f.name(lang)) for f in Faction.objects.filter(game=game)]
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
-    lang = current_lang()
+    lang = current_language()
     return [
-        (r.id, r.name_fr if lang == "fr" else r.name_en)
+        (r.id, localized(r, "name", lang))
         for r in sorted(all_rulesets().values(), key=lambda r: r.id)
     ]
 
 
+class GameSettingsForm(forms.Form):
+    """Faction, game size and name of a list of `game`. `other_size` names the field of the
+    box a size that is no preset is typed in (labelled `other_size_label`, else by its own
+    label); `own_fields` are the game's other fields, shown as plain fields after the size
+    (lists/_settings_fields.html draws either game's form)."""
+
+    game: str
+    other_size: str
+    other_size_attrs: dict[str, str] = {}
+    other_size_label: str | Promise | None = None
+    own_fields: tuple[str, ...] = ()
+    # The cleaned values the game's create and update services take, besides the faction.
+    settings_fields: tuple[str, ...] = ()
+    invalid_message: str | Promise  # what the builder says when the form does not validate
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["faction"].choices = faction_choices(self.game)
+        self.fields[self.other_size].widget.attrs.update(
+            {**self.other_size_attrs, "class": "size-other", "oninput": PICK_OTHER}
+        )
+
+    def faction_object(self) -> Faction:
+        return Faction.objects.get(game=self.game, slug=self.cleaned_data["faction"])
+
+    def settings(self) -> dict:
+        """The cleaned settings as the keyword arguments of the game's create and update
+        services (`services.create_list`, `tactics_services.update_warband`, …)."""
+        given = {name: self.cleaned_data[name] for name in self.settings_fields}
+        return {"faction": self.faction_object(), **given}
+
+    @property
+    def other_size_field(self) -> forms.BoundField:
+        return self[self.other_size]
+
+    @property
+    def other_size_text(self) -> str:
+        return self.other_size_label or self.other_size_field.label
+
+    @property
+    def game_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.own_fields]
+
+    @classmethod
+    def initial_new(cls) -> dict:
+        """The initial values of the form that starts a new list."""
+        raise NotImplementedError
+
+    @classmethod
+    def initial_for(cls, army_list: ArmyList) -> dict:
+        """The initial values of the form that changes `army_list`'s settings."""
+        raise NotImplementedError
+
+
+# --- TMG ---------------------------------------------------------------------------------------
+
 SIZE_LABELS = {30: _("Quick game"), 40: _("Standard game"), 50: _("Grand game")}
-OTHER = "other"
 
 
-class ListSettingsForm(forms.Form):
+class ListSettingsForm(GameSettingsForm):
     """Faction, game size (a preset or any number), ruleset and name of a list."""
+
+    game = Game.TMG
+    other_size = "points_limit"
+    other_size_attrs = {"inputmode": "numeric", "placeholder": "35"}
+    other_size_label = _("Points (any number)")
+    own_fields = ("ruleset",)
+    settings_fields = ("points_limit", "ruleset", "name")
+    invalid_message = _("Check the list settings.")
 
     name = forms.CharField(label=_("Name"), max_length=MAX_NAME, required=False)
     faction = forms.ChoiceField(label=_("Faction"))
@@ -61,18 +133,7 @@ class ListSettingsForm(forms.Form):
                 initial["points_limit"] = None
             kwargs["initial"] = initial
         super().__init__(*args, **kwargs)
-        self.fields["faction"].choices = faction_choices()
         self.fields["ruleset"].choices = ruleset_choices()
-        self.fields["points_limit"].widget.attrs.update(
-            {
-                "inputmode": "numeric",
-                "placeholder": "35",
-                "class": "size-other",
-                # Convenience only: typing a number picks "Other" (the server decides).
-                "oninput": "this.closest('fieldset').querySelector('input[value=other]')"
-                ".checked = true",
-            }
-        )
 
     def clean(self):
         data = super().clean()
@@ -85,8 +146,18 @@ class ListSettingsForm(forms.Form):
             self.add_error("points_limit", _("Give the number of points."))
         return data
 
-    def faction_object(self) -> Faction:
-        return Faction.objects.get(game=Game.TMG, slug=self.cleaned_data["faction"])
+    @classmethod
+    def initial_new(cls) -> dict:
+        return {"ruleset": DEFAULT_RULESET}
+
+    @classmethod
+    def initial_for(cls, army_list: ArmyList) -> dict:
+        return {
+            "name": army_list.name,
+            "faction": army_list.faction.slug,
+            "points_limit": army_list.points_limit,
+            "ruleset": army_list.ruleset or DEFAULT_RULESET,
+        }
 
 
 class AddEntryForm(forms.Form):
@@ -125,18 +196,11 @@ class ImportForm(forms.Form):
 
 # --- Tactics ---------------------------------------------------------------------------------
 
-TACTICS_OTHER = "other"
-
-
-def tactics_faction_choices() -> list[tuple[str, str]]:
-    lang = current_lang()
-    return [(f.slug, f.name(lang)) for f in Faction.objects.filter(game=Game.TACTICS)]
-
 
 def tactics_size_choices() -> list[tuple[str, str]]:
     """Every Tactics scenario and game size (`scenario:<slug>`), the standard sizes missing
     from the table, then "other" (a literal gold-silver-copper budget)."""
-    lang = current_lang()
+    lang = current_language()
     choices, budgets = [], set()
     for scenario in Scenario.objects.filter(game=Game.TACTICS):
         label = scenario.name(lang)
@@ -149,13 +213,18 @@ def tactics_size_choices() -> list[tuple[str, str]]:
     for word, coins in SIZES.items():
         if coins not in budgets:
             choices.append((word, f"{words[word]} ({coins.label()})"))
-    return [*choices, (TACTICS_OTHER, _("Other budget"))]
+    return [*choices, (OTHER, _("Other budget"))]
 
 
-class TacticsSettingsForm(forms.Form):
+class TacticsSettingsForm(GameSettingsForm):
     """Faction, scenario or game size (or any G-S-C budget) and name of a warband."""
 
-    game = forms.CharField(widget=forms.HiddenInput, initial="tactics", required=False)
+    game = Game.TACTICS
+    other_size = "budget"
+    other_size_attrs = {"placeholder": "3-6-18", "autocomplete": "off"}
+    settings_fields = ("scenario", "budget", "name")
+    invalid_message = _("Check the warband settings.")
+
     name = forms.CharField(label=_("Name"), max_length=MAX_NAME, required=False)
     faction = forms.ChoiceField(label=_("Faction"))
     size = forms.ChoiceField(label=_("Scenario or game size"), widget=forms.RadioSelect)
@@ -163,18 +232,7 @@ class TacticsSettingsForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["faction"].choices = tactics_faction_choices()
         self.fields["size"].choices = tactics_size_choices()
-        self.fields["budget"].widget.attrs.update(
-            {
-                "placeholder": "3-6-18",
-                "class": "size-other",
-                "autocomplete": "off",
-                # Convenience only: typing a budget picks "Other" (the server decides).
-                "oninput": "this.closest('fieldset').querySelector('input[value=other]')"
-                ".checked = true",
-            }
-        )
 
     def clean(self):
         data = super().clean()
@@ -187,23 +245,27 @@ class TacticsSettingsForm(forms.Form):
             data["budget"] = None
         elif size in SIZES:
             data["budget"] = size
-        elif size == TACTICS_OTHER:
+        elif size == OTHER:
             try:
                 data["budget"] = parse_budget(data.get("budget") or "")
             except ValidationError as exc:
                 self.add_error("budget", exc)
         return data
 
-    def faction_object(self) -> Faction:
-        return Faction.objects.get(game=Game.TACTICS, slug=self.cleaned_data["faction"])
+    @classmethod
+    def initial_new(cls) -> dict:
+        """The standard game size (its scenario when the table has it)."""
+        choices = [value for value, _label in tactics_size_choices()]
+        size = next((v for v in ("scenario:tac-standard", "standard") if v in choices), choices[0])
+        return {"size": size}
 
     @classmethod
-    def initial_for(cls, army_list) -> dict:
+    def initial_for(cls, army_list: ArmyList) -> dict:
         budget = (army_list.gold, army_list.silver, army_list.copper)
         if army_list.scenario_id:
             size, literal = f"scenario:{army_list.scenario.slug}", ""
         else:
-            size, literal = TACTICS_OTHER, "-".join(str(n) for n in budget if n is not None)
+            size, literal = OTHER, "-".join(str(n) for n in budget if n is not None)
         return {
             "name": army_list.name,
             "faction": army_list.faction.slug,

@@ -71,14 +71,19 @@ class ArmyList(models.Model):
     def __str__(self) -> str:
         return self.name or f"{self.faction.name_en} {self.points_limit or ''}".strip()
 
+    @property
+    def size_label(self) -> str:
+        """The game size as the pages show it: TMG points ("40"), a Tactics gold-silver-copper
+        budget ("3-6-18"); "" when it is not known."""
+        if self.game == ListGame.TACTICS:
+            coins = (self.gold, self.silver, self.copper)
+            return "" if None in coins else "-".join(map(str, coins))
+        return str(self.points_limit) if self.points_limit else ""
+
     def display_name(self, lang: str = "en") -> str:
         if self.name:
             return self.name
-        size = f" {self.points_limit}" if self.points_limit else ""
-        if self.game == ListGame.TACTICS:
-            coins = (self.gold, self.silver, self.copper)
-            size = "" if None in coins else " " + "-".join(map(str, coins))
-        return f"{self.faction.name(lang)}{size}"
+        return f"{self.faction.name(lang)} {self.size_label}".rstrip()
 
 
 class ListEntry(models.Model):

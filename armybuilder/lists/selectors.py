@@ -407,7 +407,7 @@ def host_options(
     if moving is not None and moving.pk in built.refs:
         draft = draft.without(built.refs[moving.pk])
     checks = {
-        check.unit_ref: check
+        check.ref: check
         for check in check_hosts(draft, pool.context_for(army_list.faction.slug), facts)
     }
     options = []

@@ -4,11 +4,16 @@
 Inputs are checked for shape (a card of the right game and kind for its role, a host from
 the same list, …), never for legality: an illegal list can be saved, and the validator
 says what is wrong with it every time it is shown.
+
+What every game does alike is written here once: sharing, claiming, duplicating,
+deleting, removing an entry, moving a card to another parent, and the shape checks and
+import bookkeeping the games' own services call (`check_room`, `store_read_entries`, …).
+The TMG services are here too; Tactics has its own module (`tactics_services`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -20,10 +25,7 @@ from django.utils.translation import gettext as _
 from armybuilder.checking import MAX_LIST_CHARS
 from armybuilder.findings import Finding, Text
 from armybuilder.listtext.tmg import parse_tmg_text
-from armybuilder.listtext.warcouncil import (
-    ShareCodeError,
-    decode_share_code,
-)
+from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code
 from armybuilder.pool import TmgPool, tmg_pool
 from armybuilder.tmg.from_text import build_tmg_draft
 from armybuilder.tmg.rulesets import DEFAULT_RULESET, UnknownRuleset, all_rulesets, get_ruleset
@@ -46,35 +48,26 @@ class ImportResult:
     problems: tuple[Finding, ...] = ()
 
 
-# --- input checks ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReadEntry:
+    """A card line an importer resolved, in the game's own terms, ready to be stored."""
+
+    ref: str
+    card_id: str  # the card's external id
+    role: str
+    parent: str | None = None  # the ref of its host (TMG) or holder (Tactics)
+    chosen_commander: bool = False
 
 
-def _check_faction(faction: Faction) -> None:
-    if faction is None or faction.game != Game.TMG:
-        raise ValidationError(_("Choose a faction of the Tabletop Miniatures Game."), "faction")
+# --- shape checks and small writes every game's services share ----------------------------------
 
 
-def _check_points(points_limit) -> int:
-    try:
-        points = int(points_limit)
-    except (TypeError, ValueError):
-        points = -1
-    if not MIN_POINTS <= points <= MAX_POINTS:
-        raise ValidationError(
-            _("The game size must be a whole number from %(min)d to %(max)d points.")
-            % {"min": MIN_POINTS, "max": MAX_POINTS},
-            "points",
-        )
-    return points
+def owner_or_none(owner: AbstractBaseUser | None) -> AbstractBaseUser | None:
+    """The owner of a new list: a logged-in user, or nobody (an anonymous session's list)."""
+    return owner if owner is not None and owner.is_authenticated else None
 
 
-def _check_ruleset(ruleset: str) -> str:
-    if ruleset not in all_rulesets():
-        raise ValidationError(_("Unknown ruleset “%(ruleset)s”.") % {"ruleset": ruleset}, "ruleset")
-    return ruleset
-
-
-def _check_name(name: str) -> str:
+def check_name(name: str) -> str:
     name = " ".join((name or "").split())
     if len(name) > MAX_NAME:
         raise ValidationError(
@@ -83,8 +76,9 @@ def _check_name(name: str) -> str:
     return name
 
 
-def _check_card(card: Card, role: str) -> None:
-    if card is None or card.game != Game.TMG or card.kind != ROLE_KINDS.get(role):
+def check_kind(card: Card | None, *, game: str, kinds: Sequence[str], role: str) -> Card:
+    """A card of `game` whose kind may take `role` (a unit as a unit, an item as equipment)."""
+    if card is None or card.game != game or card.kind not in kinds:
         raise ValidationError(
             _("%(card)s cannot be added as %(role)s.")
             % {
@@ -93,9 +87,10 @@ def _check_card(card: Card, role: str) -> None:
             },
             "wrong_role",
         )
+    return card
 
 
-def _check_entry(army_list: ArmyList, entry: ListEntry, role: str | None = None) -> None:
+def check_entry(army_list: ArmyList, entry: ListEntry, role: str | None = None) -> None:
     if entry is None or entry.army_list_id != army_list.pk:
         raise ValidationError(_("That entry is not part of this list."), "foreign_entry")
     if role is not None and entry.role != role:
@@ -106,78 +101,98 @@ def _check_entry(army_list: ArmyList, entry: ListEntry, role: str | None = None)
         )
 
 
-def _check_tmg(army_list: ArmyList) -> None:
-    if army_list.game != ListGame.TMG:
-        raise ValidationError(_("Only TMG lists can be edited here."), "game")
-
-
-def _check_room(army_list: ArmyList, adding: int = 1) -> None:
+def check_room(army_list: ArmyList, adding: int = 1) -> None:
     if army_list.entries.count() + adding > MAX_ENTRIES:
         raise ValidationError(
             _("A list holds at most %(max)d cards.") % {"max": MAX_ENTRIES}, "too_many"
         )
 
 
-def _next_position(army_list: ArmyList) -> int:
+def check_pasted_text(text: str) -> None:
+    """A pasted list is something, and no longer than the checker reads."""
+    if not (text or "").strip():
+        raise ValidationError(_("Paste a list first."), "empty")
+    if len(text) > MAX_LIST_CHARS:
+        raise ValidationError(
+            _("The list is too long (at most %(max)d characters).") % {"max": MAX_LIST_CHARS},
+            "too_long",
+        )
+
+
+def next_position(army_list: ArmyList) -> int:
     top = army_list.entries.aggregate(top=Max("position"))["top"]
     return 0 if top is None else top + 1
 
 
-def _touch(army_list: ArmyList) -> None:
+def touch(army_list: ArmyList) -> None:
     army_list.save(update_fields=["updated_at"])
 
 
-def _add(army_list: ArmyList, card: Card, role: str, parent: ListEntry | None = None) -> ListEntry:
+def add_entry(
+    army_list: ArmyList, card: Card, role: str, parent: ListEntry | None = None
+) -> ListEntry:
+    """A new last entry (the caller checked its shape)."""
     return ListEntry.objects.create(
-        army_list=army_list, card=card, role=role, parent=parent, position=_next_position(army_list)
+        army_list=army_list, card=card, role=role, parent=parent, position=next_position(army_list)
     )
 
 
-# --- lists -------------------------------------------------------------------------------------
+def move_to(army_list: ArmyList, entry: ListEntry, parent: ListEntry) -> ListEntry:
+    """Put a card that joins another (an attachment, an item) under `parent`, last."""
+    if entry.parent_id != parent.pk:
+        entry.parent = parent
+        entry.position = next_position(army_list)
+        entry.save(update_fields=["parent", "position"])
+        touch(army_list)
+    return entry
 
 
-@transaction.atomic
-def create_list(
-    *,
-    faction: Faction,
-    points_limit: int = 40,
-    ruleset: str = DEFAULT_RULESET,
-    name: str = "",
-    owner: AbstractBaseUser | None = None,
-) -> ArmyList:
-    _check_faction(faction)
-    return ArmyList.objects.create(
-        owner=owner if owner is not None and owner.is_authenticated else None,
-        game=ListGame.TMG,
-        faction=faction,
-        points_limit=_check_points(points_limit),
-        ruleset=_check_ruleset(ruleset),
-        name=_check_name(name),
-    )
+def too_many(count: int) -> list[Finding]:
+    """The finding an import reports when it kept only the first MAX_ENTRIES cards."""
+    if count <= MAX_ENTRIES:
+        return []
+    return [
+        Finding(
+            code="LIST_UNPARSEABLE",
+            rule="list-format",
+            message=Text(
+                f"only the first {MAX_ENTRIES} of {count} cards were kept",
+                f"seules les {MAX_ENTRIES} premières cartes sur {count} ont été gardées",
+            ),
+        )
+    ]
 
 
-@transaction.atomic
-def update_settings(
-    *,
-    army_list: ArmyList,
-    faction: Faction | None = None,
-    points_limit: int | None = None,
-    ruleset: str | None = None,
-    name: str | None = None,
-) -> ArmyList:
-    """Change only the settings given; the entries stay (a new faction may make them illegal)."""
-    _check_tmg(army_list)
-    if faction is not None:
-        _check_faction(faction)
-        army_list.faction = faction
-    if points_limit is not None:
-        army_list.points_limit = _check_points(points_limit)
-    if ruleset is not None:
-        army_list.ruleset = _check_ruleset(ruleset)
-    if name is not None:
-        army_list.name = _check_name(name)
-    army_list.save()
-    return army_list
+def store_read_entries(
+    army_list: ArmyList, read: Sequence[ReadEntry], *, unknown: Callable[[str], Finding]
+) -> list[Finding]:
+    """Store what an importer resolved, parents before their children as they were read.
+    A card the table does not have is reported (`unknown`), never dropped silently."""
+    ids = {item.card_id for item in read}
+    cards = {
+        card.external_id: card
+        for card in Card.objects.filter(game=army_list.game, external_id__in=ids)
+    }
+    stored: dict[str, ListEntry] = {}
+    problems = []
+    for position, item in enumerate(read[:MAX_ENTRIES]):
+        card = cards.get(item.card_id)
+        if card is None:  # the pool and the table disagree: report, don't drop silently
+            problems.append(unknown(item.card_id))
+            continue
+        stored[item.ref] = ListEntry.objects.create(
+            army_list=army_list,
+            card=card,
+            role=item.role,
+            parent=stored.get(item.parent) if item.parent else None,
+            position=position,
+            chosen_commander=item.chosen_commander,
+        )
+    problems.extend(too_many(len(read)))
+    return problems
+
+
+# --- every game: sharing, claiming, copying, deleting, removing -----------------------------
 
 
 @transaction.atomic
@@ -212,7 +227,7 @@ def duplicate_list(
     if name is None:
         name = _("%(name)s (copy)") % {"name": army_list.name} if army_list.name else ""
     copy = ArmyList.objects.create(
-        owner=owner if owner is not None and owner.is_authenticated else None,
+        owner=owner_or_none(owner),
         game=army_list.game,
         name=" ".join(name.split())[:MAX_NAME],
         faction=army_list.faction,
@@ -246,60 +261,137 @@ def delete_list(*, army_list: ArmyList) -> None:
     army_list.delete()
 
 
-# --- entries -----------------------------------------------------------------------------------
+@transaction.atomic
+def remove_entry(*, army_list: ArmyList, entry: ListEntry) -> None:
+    """Remove a card; a combat unit or a figure takes what joined it with it."""
+    check_entry(army_list, entry)
+    entry.delete()  # children (attachments, equipment) cascade
+    touch(army_list)
+
+
+# --- TMG: input checks ------------------------------------------------------------------------
+
+
+def _check_faction(faction: Faction) -> None:
+    if faction is None or faction.game != Game.TMG:
+        raise ValidationError(_("Choose a faction of the Tabletop Miniatures Game."), "faction")
+
+
+def _check_points(points_limit) -> int:
+    try:
+        points = int(points_limit)
+    except (TypeError, ValueError):
+        points = -1
+    if not MIN_POINTS <= points <= MAX_POINTS:
+        raise ValidationError(
+            _("The game size must be a whole number from %(min)d to %(max)d points.")
+            % {"min": MIN_POINTS, "max": MAX_POINTS},
+            "points",
+        )
+    return points
+
+
+def _check_ruleset(ruleset: str) -> str:
+    if ruleset not in all_rulesets():
+        raise ValidationError(_("Unknown ruleset “%(ruleset)s”.") % {"ruleset": ruleset}, "ruleset")
+    return ruleset
+
+
+def _check_tmg(army_list: ArmyList) -> None:
+    if army_list.game != ListGame.TMG:
+        raise ValidationError(_("Only TMG lists can be edited here."), "game")
+
+
+def _check_card(card: Card, role: str) -> None:
+    check_kind(card, game=Game.TMG, kinds=(ROLE_KINDS.get(role),), role=role)
+
+
+# --- TMG: lists --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_list(
+    *,
+    faction: Faction,
+    points_limit: int = 40,
+    ruleset: str = DEFAULT_RULESET,
+    name: str = "",
+    owner: AbstractBaseUser | None = None,
+) -> ArmyList:
+    _check_faction(faction)
+    return ArmyList.objects.create(
+        owner=owner_or_none(owner),
+        game=ListGame.TMG,
+        faction=faction,
+        points_limit=_check_points(points_limit),
+        ruleset=_check_ruleset(ruleset),
+        name=check_name(name),
+    )
+
+
+@transaction.atomic
+def update_settings(
+    *,
+    army_list: ArmyList,
+    faction: Faction | None = None,
+    points_limit: int | None = None,
+    ruleset: str | None = None,
+    name: str | None = None,
+) -> ArmyList:
+    """Change only the settings given; the entries stay (a new faction may make them illegal)."""
+    _check_tmg(army_list)
+    if faction is not None:
+        _check_faction(faction)
+        army_list.faction = faction
+    if points_limit is not None:
+        army_list.points_limit = _check_points(points_limit)
+    if ruleset is not None:
+        army_list.ruleset = _check_ruleset(ruleset)
+    if name is not None:
+        army_list.name = check_name(name)
+    army_list.save()
+    return army_list
+
+
+# --- TMG: entries ------------------------------------------------------------------------------
+
+
+def _add_checked(
+    army_list: ArmyList, card: Card, role: str, host: ListEntry | None = None
+) -> ListEntry:
+    """Add a TMG card in `role` (an attachment on its `host`) once its shape is checked."""
+    _check_tmg(army_list)
+    _check_card(card, role)
+    if role == EntryRole.ATTACHMENT:
+        check_entry(army_list, host, EntryRole.UNIT)
+    check_room(army_list)
+    entry = add_entry(army_list, card, role, parent=host)
+    touch(army_list)
+    return entry
 
 
 @transaction.atomic
 def add_unit(*, army_list: ArmyList, card: Card) -> ListEntry:
-    _check_tmg(army_list)
-    _check_card(card, EntryRole.UNIT)
-    _check_room(army_list)
-    entry = _add(army_list, card, EntryRole.UNIT)
-    _touch(army_list)
-    return entry
+    return _add_checked(army_list, card, EntryRole.UNIT)
 
 
 @transaction.atomic
 def add_ncu(*, army_list: ArmyList, card: Card) -> ListEntry:
-    _check_tmg(army_list)
-    _check_card(card, EntryRole.NCU)
-    _check_room(army_list)
-    entry = _add(army_list, card, EntryRole.NCU)
-    _touch(army_list)
-    return entry
+    return _add_checked(army_list, card, EntryRole.NCU)
 
 
 @transaction.atomic
 def add_attachment(*, army_list: ArmyList, card: Card, host: ListEntry) -> ListEntry:
     """Put an attachment on a combat unit of the same list (legal or not: the report says)."""
-    _check_tmg(army_list)
-    _check_card(card, EntryRole.ATTACHMENT)
-    _check_entry(army_list, host, EntryRole.UNIT)
-    _check_room(army_list)
-    entry = _add(army_list, card, EntryRole.ATTACHMENT, parent=host)
-    _touch(army_list)
-    return entry
+    return _add_checked(army_list, card, EntryRole.ATTACHMENT, host)
 
 
 @transaction.atomic
 def move_attachment(*, army_list: ArmyList, entry: ListEntry, host: ListEntry) -> ListEntry:
     _check_tmg(army_list)
-    _check_entry(army_list, entry, EntryRole.ATTACHMENT)
-    _check_entry(army_list, host, EntryRole.UNIT)
-    if entry.parent_id != host.pk:
-        entry.parent = host
-        entry.position = _next_position(army_list)
-        entry.save(update_fields=["parent", "position"])
-        _touch(army_list)
-    return entry
-
-
-@transaction.atomic
-def remove_entry(*, army_list: ArmyList, entry: ListEntry) -> None:
-    """Remove a card; a combat unit takes its attachments with it."""
-    _check_entry(army_list, entry)
-    entry.delete()  # children (attachments) cascade
-    _touch(army_list)
+    check_entry(army_list, entry, EntryRole.ATTACHMENT)
+    check_entry(army_list, host, EntryRole.UNIT)
+    return move_to(army_list, entry, host)
 
 
 @transaction.atomic
@@ -309,7 +401,7 @@ def set_chosen_commander(
     """Make a card commander through its faction's rule (Mag the Mighty, …); None clears it."""
     _check_tmg(army_list)
     if entry is not None:
-        _check_entry(army_list, entry)
+        check_entry(army_list, entry)
         pool = pool or tmg_pool()
         facts = pool.by_id.get(entry.card.external_id)
         rules = pool.context_for(army_list.faction.slug).faction_rules
@@ -323,11 +415,11 @@ def set_chosen_commander(
     if entry is not None:
         entry.chosen_commander = True
         entry.save(update_fields=["chosen_commander"])
-    _touch(army_list)
+    touch(army_list)
     return entry
 
 
-# --- import ------------------------------------------------------------------------------------
+# --- TMG: import -------------------------------------------------------------------------------
 
 
 def _unknown_id(card_id: str) -> Finding:
@@ -340,13 +432,6 @@ def _unknown_id(card_id: str) -> Finding:
         ),
         entries=(f"id-{card_id}",),
     )
-
-
-def _cards_by_external_id(ids: Iterable[str]) -> dict[str, Card]:
-    return {
-        card.external_id: card
-        for card in Card.objects.filter(game=Game.TMG, external_id__in=set(ids))
-    }
 
 
 def _tmg_faction(slug: str | None) -> Faction:
@@ -368,13 +453,7 @@ def import_list_text(
     pool: TmgPool | None = None,
 ) -> ImportResult:
     """Read a pasted TMG list with the checker's reader and store what it resolved."""
-    if not (text or "").strip():
-        raise ValidationError(_("Paste a list first."), "empty")
-    if len(text) > MAX_LIST_CHARS:
-        raise ValidationError(
-            _("The list is too long (at most %(max)d characters).") % {"max": MAX_LIST_CHARS},
-            "too_long",
-        )
+    check_pasted_text(text)
     pool = pool or tmg_pool()
     parsed = parse_tmg_text(text)
     try:
@@ -390,46 +469,25 @@ def import_list_text(
         )
     draft = build.draft
     army_list = ArmyList.objects.create(
-        owner=owner if owner is not None and owner.is_authenticated else None,
+        owner=owner_or_none(owner),
         game=ListGame.TMG,
         faction=_tmg_faction(draft.faction),
         points_limit=min(max(draft.points_limit, MIN_POINTS), MAX_POINTS),
         ruleset=chosen_ruleset.id,
         name=" ".join(draft.name.split())[:MAX_NAME],
     )
-    cards = _cards_by_external_id(e.card.id for e in build.entries)
-    stored: dict[str, ListEntry] = {}
-    problems = list(build.findings)
-    for position, resolved in enumerate(build.entries[:MAX_ENTRIES]):
-        card = cards.get(resolved.card.id)
-        if card is None:  # the pool and the table disagree: report, don't drop silently
-            problems.append(_unknown_id(resolved.card.id))
-            continue
-        stored[resolved.ref] = ListEntry.objects.create(
-            army_list=army_list,
-            card=card,
+    read = [
+        ReadEntry(
+            ref=resolved.ref,
+            card_id=resolved.card.id,
             role=resolved.role,
-            parent=stored.get(resolved.host) if resolved.host else None,
-            position=position,
+            parent=resolved.host,
             chosen_commander=resolved.ref == draft.chosen_commander,
         )
-    problems.extend(_too_many(len(build.entries)))
-    return ImportResult(army_list=army_list, problems=tuple(problems))
-
-
-def _too_many(count: int) -> list[Finding]:
-    if count <= MAX_ENTRIES:
-        return []
-    return [
-        Finding(
-            code="LIST_UNPARSEABLE",
-            rule="list-format",
-            message=Text(
-                f"only the first {MAX_ENTRIES} of {count} cards were kept",
-                f"seules les {MAX_ENTRIES} premières cartes sur {count} ont été gardées",
-            ),
-        )
+        for resolved in build.entries
     ]
+    problems = store_read_entries(army_list, read, unknown=_unknown_id)
+    return ImportResult(army_list=army_list, problems=(*build.findings, *problems))
 
 
 @transaction.atomic
@@ -445,41 +503,29 @@ def import_share_code(
             "bad_share_code",
         ) from exc
     army_list = ArmyList.objects.create(
-        owner=owner if owner is not None and owner.is_authenticated else None,
+        owner=owner_or_none(owner),
         game=ListGame.TMG,
         faction=_tmg_faction(decoded.faction),
         points_limit=min(max(decoded.points or 40, MIN_POINTS), MAX_POINTS),
         ruleset=_check_ruleset(ruleset or DEFAULT_RULESET),
         name=" ".join(decoded.name.split())[:MAX_NAME],
     )
-    ids = [u.unit_id for u in decoded.units]
-    ids += [a for u in decoded.units for a in u.attachment_ids]
-    ids += [*decoded.ncu_ids, *decoded.extra_ids]
-    cards = _cards_by_external_id(ids)
-    problems: list[Finding] = []
-    position = 0
-
-    def store(card_id: str, role: str, parent: ListEntry | None = None) -> ListEntry | None:
-        nonlocal position
-        card = cards.get(card_id)
-        if card is None:
-            problems.append(_unknown_id(card_id))
-            return None
-        if position >= MAX_ENTRIES:
-            return None
-        entry = ListEntry.objects.create(
-            army_list=army_list, card=card, role=role, parent=parent, position=position
-        )
-        position += 1
-        return entry
-
-    for unit in decoded.units:
-        host = store(unit.unit_id, EntryRole.UNIT)
-        for attachment_id in unit.attachment_ids:
-            store(attachment_id, EntryRole.ATTACHMENT, host)
-    for ncu_id in decoded.ncu_ids:
-        store(ncu_id, EntryRole.NCU)
-    for extra_id in decoded.extra_ids:  # enemy attachments (hostages): no host of ours
-        store(extra_id, EntryRole.ATTACHMENT)
-    problems.extend(_too_many(len(ids)))
+    read = []
+    for number, unit in enumerate(decoded.units):
+        host = f"unit-{number}"
+        read.append(ReadEntry(ref=host, card_id=unit.unit_id, role=EntryRole.UNIT))
+        read += [
+            ReadEntry(ref=f"{host}.{i}", card_id=card_id, role=EntryRole.ATTACHMENT, parent=host)
+            for i, card_id in enumerate(unit.attachment_ids)
+        ]
+    read += [
+        ReadEntry(ref=f"ncu-{i}", card_id=c, role=EntryRole.NCU)
+        for i, c in enumerate(decoded.ncu_ids)
+    ]
+    # Enemy attachments (hostages): no host of ours.
+    read += [
+        ReadEntry(ref=f"extra-{i}", card_id=c, role=EntryRole.ATTACHMENT)
+        for i, c in enumerate(decoded.extra_ids)
+    ]
+    problems = store_read_entries(army_list, read, unknown=_unknown_id)
     return ImportResult(army_list=army_list, problems=tuple(problems))

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
 from armybuilder.checking import check_tactics_draft
-from armybuilder.findings import Finding, Text
+from armybuilder.findings import Finding
 from armybuilder.models import Collection
 from armybuilder.pool import TacticsPool, tactics_pool
 from armybuilder.result import CheckResult
@@ -34,7 +34,7 @@ from armybuilder.tactics.text import write_warband_text
 from cards.models import Card, CardKind, Game
 
 from .models import ArmyList, ListEntry
-from .selectors import CheckedState
+from .selectors import CheckedState, missing_card, saved_entries
 from .tactics_holders import check_holders, counterpart
 
 KIND_ORDER = {"hero": 0, "champion": 1, "soldier": 2}
@@ -62,28 +62,12 @@ class WarbandBuild:
     missing: tuple[Finding, ...] = ()  # entries whose card is not in the Tactics pool
 
 
-def _missing(entry: ListEntry) -> Finding:
-    label = entry.card.full_name()
-    return Finding(
-        code="CARD_UNKNOWN",
-        rule="list-format",
-        message=Text(
-            f"{label} is not a card of the Tactics pool",
-            f"{entry.card.full_name('fr')} n'est pas une carte de Tactics",
-        ),
-        entries=(f"entry-{entry.pk}",),
-        fix=Text(f"remove {label}", f"retirez {entry.card.full_name('fr')}"),
-    )
-
-
 def build_warband_draft(army_list: ArmyList, pool: TacticsPool | None = None) -> WarbandBuild:
     pool = pool or tactics_pool()
     by_id = pool_cards(pool)
-    entries = list(
-        army_list.entries.select_related("card", "card__faction").order_by("position", "id")
-    )
+    entries = saved_entries(army_list)
     cards = {e.pk: by_id[e.card.external_id] for e in entries if e.card.external_id in by_id}
-    missing = tuple(_missing(e) for e in entries if e.pk not in cards)
+    missing = tuple(missing_card(e, game=army_list.game) for e in entries if e.pk not in cards)
     figures = sorted(
         (e for e in entries if e.pk in cards and cards[e.pk].is_figure),
         key=lambda e: KIND_ORDER.get(cards[e.pk].kind, 3),
@@ -334,7 +318,7 @@ def holder_options(
         ref = built.refs[moving.pk]
         draft = replace(draft, equipment=tuple(e for e in draft.equipment if e.ref != ref))
     checks = {
-        check.figure_ref: check
+        check.ref: check
         for check in check_holders(draft, warband_context(army_list, pool), item)
     }
     options = []

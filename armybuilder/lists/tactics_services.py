@@ -3,9 +3,9 @@
 
 Like the TMG services, shape is checked (a Tactics card of the right kind, a holder from
 the same warband, a recruitable cost, …), never legality: the validator says what is wrong
-every time the warband is shown. Sharing, claiming, duplicating and deleting are the TMG
-list services (`services.set_visibility`, `claim_list`, `duplicate_list`, `delete_list`):
-a warband is an ArmyList.
+every time the warband is shown. Sharing, claiming, duplicating, deleting and removing an
+entry are the shared list services (`services.set_visibility`, `claim_list`,
+`duplicate_list`, `delete_list`, `remove_entry`): a warband is an ArmyList.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from armybuilder.checking import MAX_LIST_CHARS
 from armybuilder.findings import Finding, Text
 from armybuilder.listtext.resolve import name_key
 from armybuilder.models import Collection
@@ -26,16 +25,20 @@ from cards.models import Card, CardKind, Faction, Game, Scenario
 
 from .models import ArmyList, EntryRole, ListEntry, ListGame
 from .services import (
-    MAX_ENTRIES,
     MAX_NAME,
     ImportResult,
-    _add,
-    _check_entry,
-    _check_name,
-    _check_room,
-    _next_position,
-    _touch,
+    ReadEntry,
+    add_entry,
+    check_entry,
+    check_kind,
+    check_name,
+    check_pasted_text,
+    check_room,
+    move_to,
+    owner_or_none,
     remove_entry,
+    store_read_entries,
+    touch,
 )
 
 SIZES = {
@@ -112,15 +115,7 @@ def _set_budget(army_list: ArmyList, scenario: Scenario | None, coins: Coins | N
 
 
 def _check_card(card: Card | None, kinds: tuple[str, ...], role: str) -> Card:
-    if card is None or card.game != Game.TACTICS or card.kind not in kinds:
-        raise ValidationError(
-            _("%(card)s cannot be added as %(role)s.")
-            % {
-                "card": card.full_name() if card is not None else "?",
-                "role": EntryRole(role).label,
-            },
-            "wrong_role",
-        )
+    check_kind(card, game=Game.TACTICS, kinds=kinds, role=role)
     if not card.has_known_cost:
         raise ValidationError(
             _("%(card)s has no known cost yet and cannot be recruited.")
@@ -133,7 +128,7 @@ def _check_card(card: Card | None, kinds: tuple[str, ...], role: str) -> Card:
 def _check_holder(army_list: ArmyList, holder: ListEntry | None) -> ListEntry:
     if holder is None:
         raise ValidationError(_("Choose the figure that carries it."), "holder_missing")
-    _check_entry(army_list, holder, EntryRole.FIGURE)
+    check_entry(army_list, holder, EntryRole.FIGURE)
     return holder
 
 
@@ -153,10 +148,7 @@ def create_warband(
     _check_faction(faction)
     chosen, coins = _budget(scenario, budget)
     army_list = ArmyList(
-        owner=owner if owner is not None and owner.is_authenticated else None,
-        game=ListGame.TACTICS,
-        faction=faction,
-        name=_check_name(name),
+        owner=owner_or_none(owner), game=ListGame.TACTICS, faction=faction, name=check_name(name)
     )
     _set_budget(army_list, chosen, coins)
     army_list.save()
@@ -180,7 +172,7 @@ def update_warband(
     if scenario is not None or budget is not None:
         _set_budget(army_list, *_budget(scenario, budget))
     if name is not None:
-        army_list.name = _check_name(name)
+        army_list.name = check_name(name)
     army_list.save()
     return army_list
 
@@ -197,9 +189,9 @@ def add_figure(*, army_list: ArmyList, card: Card, copies: int = 1) -> list[List
         raise ValidationError(
             _("Recruit from 1 to %(max)d copies at a time.") % {"max": MAX_COPIES}, "copies"
         )
-    _check_room(army_list, copies)
-    entries = [_add(army_list, card, EntryRole.FIGURE) for _copy in range(copies)]
-    _touch(army_list)
+    check_room(army_list, copies)
+    entries = [add_entry(army_list, card, EntryRole.FIGURE) for _copy in range(copies)]
+    touch(army_list)
     return entries
 
 
@@ -209,23 +201,17 @@ def assign_equipment(*, army_list: ArmyList, card: Card, holder: ListEntry | Non
     _check_tactics(army_list)
     _check_card(card, (CardKind.EQUIPMENT,), EntryRole.EQUIPMENT)
     _check_holder(army_list, holder)
-    _check_room(army_list)
-    entry = _add(army_list, card, EntryRole.EQUIPMENT, parent=holder)
-    _touch(army_list)
+    check_room(army_list)
+    entry = add_entry(army_list, card, EntryRole.EQUIPMENT, parent=holder)
+    touch(army_list)
     return entry
 
 
 @transaction.atomic
 def move_equipment(*, army_list: ArmyList, entry: ListEntry, holder: ListEntry | None) -> ListEntry:
     _check_tactics(army_list)
-    _check_entry(army_list, entry, EntryRole.EQUIPMENT)
-    _check_holder(army_list, holder)
-    if entry.parent_id != holder.pk:
-        entry.parent = holder
-        entry.position = _next_position(army_list)
-        entry.save(update_fields=["parent", "position"])
-        _touch(army_list)
-    return entry
+    check_entry(army_list, entry, EntryRole.EQUIPMENT)
+    return move_to(army_list, entry, _check_holder(army_list, holder))
 
 
 def _may_carry(figure: Card, item: Card) -> bool:
@@ -259,7 +245,7 @@ def switch_version(*, army_list: ArmyList, entry: ListEntry) -> ListEntry:
     """Swap a character between its mounted and foot versions (same entry, same place). Its
     equipment stays if the new version may carry it, else it waits for another holder."""
     _check_tactics(army_list)
-    _check_entry(army_list, entry, EntryRole.FIGURE)
+    check_entry(army_list, entry, EntryRole.FIGURE)
     other = other_version(entry.card)
     if other is None:
         raise ValidationError(
@@ -274,7 +260,7 @@ def switch_version(*, army_list: ArmyList, entry: ListEntry) -> ListEntry:
         if not _may_carry(other, item.card):
             item.parent = None
             item.save(update_fields=["parent"])
-    _touch(army_list)
+    touch(army_list)
     return entry
 
 
@@ -291,6 +277,10 @@ def _scenario_named(label: str) -> Scenario | None:
     return None
 
 
+def _role(kind: str) -> str:
+    return EntryRole.EQUIPMENT if kind == CardKind.EQUIPMENT else EntryRole.FIGURE
+
+
 def _unknown(card_id: str) -> Finding:
     return Finding(
         code="CARD_UNKNOWN",
@@ -305,13 +295,7 @@ def import_warband_text(
 ) -> ImportResult:
     """Read a pasted warband (contracts §2) with the checker's reader and store what it
     resolved: figures, and equipment under the figure it is indented below."""
-    if not (text or "").strip():
-        raise ValidationError(_("Paste a list first."), "empty")
-    if len(text) > MAX_LIST_CHARS:
-        raise ValidationError(
-            _("The list is too long (at most %(max)d characters).") % {"max": MAX_LIST_CHARS},
-            "too_long",
-        )
+    check_pasted_text(text)
     pool = pool or tactics_pool()
     parsed = parse_warband_text(text)
     draft, findings = build_warband(
@@ -328,48 +312,24 @@ def import_warband_text(
             "faction",
         )
     army_list = ArmyList(
-        owner=owner if owner is not None and owner.is_authenticated else None,
+        owner=owner_or_none(owner),
         game=ListGame.TACTICS,
         faction=faction,
         name=" ".join(draft.name.split())[:MAX_NAME],
     )
     _set_budget(army_list, _scenario_named(draft.scenario), draft.budget)
     army_list.save()
-    entries = [*draft.figures, *draft.equipment]
-    cards = {
-        c.external_id: c
-        for c in Card.objects.filter(
-            game=Game.TACTICS, external_id__in={e.card.id for e in entries}
+    read = [
+        ReadEntry(
+            ref=resolved.ref,
+            card_id=resolved.card.id,
+            role=_role(resolved.card.kind),
+            parent=getattr(resolved, "holder", None),  # figures have none
         )
-    }
-    problems = list(findings)
-    stored: dict[str, ListEntry] = {}
-    for position, resolved in enumerate(entries[:MAX_ENTRIES]):
-        card = cards.get(resolved.card.id)
-        if card is None:  # the pool and the table disagree: report, don't drop silently
-            problems.append(_unknown(resolved.card.id))
-            continue
-        is_item = card.kind == CardKind.EQUIPMENT
-        holder = getattr(resolved, "holder", None)
-        stored[resolved.ref] = ListEntry.objects.create(
-            army_list=army_list,
-            card=card,
-            role=EntryRole.EQUIPMENT if is_item else EntryRole.FIGURE,
-            parent=stored.get(holder) if holder else None,
-            position=position,
-        )
-    if len(entries) > MAX_ENTRIES:
-        problems.append(
-            Finding(
-                code="LIST_UNPARSEABLE",
-                rule="list-format",
-                message=Text(
-                    f"only the first {MAX_ENTRIES} of {len(entries)} cards were kept",
-                    f"seules les {MAX_ENTRIES} premières cartes sur {len(entries)} ont été gardées",
-                ),
-            )
-        )
-    return ImportResult(army_list=army_list, problems=tuple(problems))
+        for resolved in (*draft.figures, *draft.equipment)
+    ]
+    problems = store_read_entries(army_list, read, unknown=_unknown)
+    return ImportResult(army_list=army_list, problems=(*findings, *problems))
 
 
 # --- collections -------------------------------------------------------------------------------

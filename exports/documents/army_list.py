@@ -3,7 +3,7 @@ part with every card's stats and abilities, the tactics deck, and the rules sect
 cards' keywords cite.
 
 Saved lists and pasted text go through the same typed `CheckResult`
-(`saved_list_report`, `check_list_text`), so the PDF shows exactly the legality the builder
+(the game adapter's `report`, `check_list_text`), so the PDF shows exactly the legality the builder
 and the API show.
 """
 
@@ -15,12 +15,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from armybuilder.checking import GAMES, CheckError, CheckOptions, check_list_text
-from armybuilder.lists.reports import saved_list_report
+from armybuilder.lists.games import for_game
 from armybuilder.result import CheckResult, ResultEntry
 from armybuilder.serializers import findings_json
 from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
 from cards.models import Card, Game
-from cards.views import attack_rows
+from cards.presentation import attack_rows
 from common.i18n import localized
 from rules.selectors import sections_for_terms
 
@@ -64,7 +64,7 @@ def _result_for(params: dict, language: str) -> CheckResult:
         army_list = selectors.army_list_by_id(params["list_id"])
         if army_list is None:
             raise DocumentError(_("No saved list has this number."))
-        return saved_list_report(army_list, lang=language)
+        return for_game(army_list.game).report(army_list, lang=language)
     text = params.get("text")
     if not isinstance(text, str) or not text.strip():
         raise DocumentError(_("Give a saved list or the text of a list to export."))

@@ -9,6 +9,7 @@ from armybuilder.checking import check_tmg_text
 from armybuilder.lists import services
 from armybuilder.lists.models import ArmyList, ListEntry
 from armybuilder.listtext.warcouncil import WarCouncilList, WarCouncilUnit, encode_share_code
+from armybuilder.serializers import result_json
 from cards.models import Card, Faction
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -342,7 +343,7 @@ def test_delete_removes_the_list(client, built):
 def test_export_text_reads_back_as_the_same_legal_list(client, built):
     response = client.get(f"/lists/{built.pk}/export.txt")
     assert response["Content-Type"] == "text/plain; charset=utf-8"
-    checked = check_tmg_text(response.content.decode())
+    checked = result_json(check_tmg_text(response.content.decode()))
     assert checked["legal"] is True
     assert [e["id"] for e in checked["entries"]] == ["10201", "20201", "10203", "30201"]
 

@@ -10,6 +10,7 @@ from armybuilder.checking import check_tactics_text
 from armybuilder.lists import services, tactics_selectors, tactics_services
 from armybuilder.lists.models import ArmyList, EntryRole, ListEntry, ListGame, Visibility
 from armybuilder.models import Collection
+from armybuilder.serializers import result_json
 from armybuilder.tactics.draft import Coins
 from cards.models import Card, Faction, Scenario
 
@@ -75,7 +76,7 @@ def test_create_warband_with_a_scenario_of_unknown_budget_reports_no_budget(bara
         game="tactics", slug="tac-mystery", kind="scenario", name_en="Mystery"
     )
     army_list = tactics_services.create_warband(faction=baratheon, scenario=scenario)
-    assert "SCENARIO_UNKNOWN" in codes(tactics_selectors.warband_report(army_list))
+    assert "SCENARIO_UNKNOWN" in codes(result_json(tactics_selectors.warband_report(army_list)))
 
 
 def test_update_warband_replaces_the_budget(warband):
@@ -183,7 +184,7 @@ def test_switch_version_drops_the_holder_of_infantry_only_equipment(warband, car
     tactics_services.switch_version(army_list=warband, entry=robert)
     item.refresh_from_db()
     assert item.parent is None
-    assert "EQUIPMENT_NO_HOLDER" in codes(tactics_selectors.warband_report(warband))
+    assert "EQUIPMENT_NO_HOLDER" in codes(result_json(tactics_selectors.warband_report(warband)))
 
 
 def test_switch_version_refuses_a_soldier(warband, cards):
@@ -255,20 +256,20 @@ def test_warband_text_round_trips_through_import(small_pool):
 
 def test_warband_report_is_the_check_of_its_own_text(small_pool):
     army_list = tactics_services.import_warband_text(text=WARBAND_TEXT).army_list
-    report = tactics_selectors.warband_report(army_list)
-    assert report == check_tactics_text(report["text"])
+    report = result_json(tactics_selectors.warband_report(army_list))
+    assert report == result_json(check_tactics_text(report["text"]))
 
 
 def test_warband_report_in_french_matches_the_checker(small_pool):
     army_list = tactics_services.import_warband_text(text=WARBAND_TEXT).army_list
-    report = tactics_selectors.warband_report(army_list, lang="fr")
-    assert report == check_tactics_text(report["text"], lang="fr")
+    report = result_json(tactics_selectors.warband_report(army_list, lang="fr"))
+    assert report == result_json(check_tactics_text(report["text"], lang="fr"))
 
 
 def test_warband_report_counts_coins_and_figures(warband, cards):
     tactics_services.add_figure(army_list=warband, card=cards["tac-robert-mounted"])
     tactics_services.add_figure(army_list=warband, card=cards["tac-guardians"], copies=2)
-    report = tactics_selectors.warband_report(warband)
+    report = result_json(tactics_selectors.warband_report(warband))
     assert report["coins"] == {
         "spent": {"gold": 3, "silver": 1, "copper": 2},
         "budget": {"gold": 3, "silver": 6, "copper": 18},
@@ -279,7 +280,7 @@ def test_warband_report_counts_coins_and_figures(warband, cards):
 def test_warband_report_flags_coins_over_budget(baratheon, cards):
     small = tactics_services.create_warband(faction=baratheon, budget="small")
     tactics_services.add_figure(army_list=small, card=cards["tac-robert-mounted"])
-    report = tactics_selectors.warband_report(small)
+    report = result_json(tactics_selectors.warband_report(small))
     assert "COIN_OVER_BUDGET" in codes(report) and report["legal"] is False
 
 
@@ -307,19 +308,19 @@ def owned_warband(baratheon, cards):
 
 
 def test_coin_unspent_without_collection_uses_the_faction_pool(owned_warband):
-    assert "COIN_UNSPENT" in codes(tactics_selectors.warband_report(owned_warband))
+    assert "COIN_UNSPENT" in codes(result_json(tactics_selectors.warband_report(owned_warband)))
 
 
 def test_coin_unspent_with_a_collection_only_counts_owned_cards(owned_warband, cards):
     tactics_services.set_collection(owner=owned_warband.owner, cards=[cards["tac-guardians"]])
-    assert "COIN_UNSPENT" not in codes(tactics_selectors.warband_report(owned_warband))
+    assert "COIN_UNSPENT" not in codes(result_json(tactics_selectors.warband_report(owned_warband)))
 
 
 def test_coin_unspent_with_a_collection_holding_robert_still_fires(owned_warband, cards):
     tactics_services.set_collection(
         owner=owned_warband.owner, cards=[cards["tac-guardians"], cards["tac-robert"]]
     )
-    report = tactics_selectors.warband_report(owned_warband)
+    report = result_json(tactics_selectors.warband_report(owned_warband))
     (finding,) = [f for f in report["findings"] if f["code"] == "COIN_UNSPENT"]
     assert "Robert Baratheon" in finding["message"] and "Mounted" not in finding["message"]
 
