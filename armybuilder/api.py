@@ -1,7 +1,7 @@
 """List checking over HTTP (contracts §4): thin views over armybuilder.checking."""
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -51,46 +51,57 @@ class CheckBatchRequestSerializer(CheckOptionsSerializer):
     lists = BatchItemSerializer(many=True, max_length=MAX_BATCH, allow_empty=False)
 
 
-def _usage_error(exc: CheckError) -> Response:
-    return Response({"detail": str(exc), "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
+class _CheckView(APIView):
+    """Open to anyone, without logging in. A list with problems answers 200 with its
+    findings; a request that cannot be checked at all (unknown game or ruleset, a bad
+    field) answers 400 with `detail`."""
 
-
-class CheckListView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    request_serializer: type[CheckOptionsSerializer]
+    response_serializer: type[serializers.Serializer]
 
-    @extend_schema(
+    def check(self, data: dict, options: CheckOptions):
+        raise NotImplementedError
+
+    def post(self, request):
+        serializer = self.request_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            checked = self.check(serializer.validated_data, serializer.options())
+        except CheckError as exc:
+            body = {"detail": str(exc), "code": "invalid"}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        return Response(self.response_serializer(checked).data)
+
+
+@extend_schema_view(
+    post=extend_schema(
         request=CheckRequestSerializer,
         responses={200: CheckResultSerializer, 400: OpenApiTypes.OBJECT},
         summary="Check one army list or warband given as text",
     )
-    def post(self, request):
-        serializer = CheckRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        try:
-            result = check_list_text(serializer.validated_data["text"], serializer.options())
-        except CheckError as exc:
-            return _usage_error(exc)
-        return Response(CheckResultSerializer(result).data)
+)
+class CheckListView(_CheckView):
+    request_serializer = CheckRequestSerializer
+    response_serializer = CheckResultSerializer
+
+    def check(self, data: dict, options: CheckOptions):
+        return check_list_text(data["text"], options)
 
 
-class CheckBatchView(APIView):
-    permission_classes = [AllowAny]
-    authentication_classes: list = []
-
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         request=CheckBatchRequestSerializer,
         responses={200: BatchResultSerializer, 400: OpenApiTypes.OBJECT},
         summary="Check many lists at once (tournament registration)",
     )
-    def post(self, request):
-        serializer = CheckBatchRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        items = serializer.validated_data["lists"]
-        lists = [(item["id"], item["text"]) for item in items]
-        teams = [item.get("team") or None for item in items]
-        try:
-            batch = check_many(lists, serializer.options(), teams=teams)
-        except CheckError as exc:
-            return _usage_error(exc)
-        return Response(BatchResultSerializer(batch).data)
+)
+class CheckBatchView(_CheckView):
+    request_serializer = CheckBatchRequestSerializer
+    response_serializer = BatchResultSerializer
+
+    def check(self, data: dict, options: CheckOptions):
+        lists = [(item["id"], item["text"]) for item in data["lists"]]
+        teams = [item.get("team") or None for item in data["lists"]]
+        return check_many(lists, options, teams=teams)
