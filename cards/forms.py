@@ -4,7 +4,17 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .figure_types import figure_kind_from_cost
-from .models import FIGURE_KINDS, TACTICS_KINDS, TMG_KINDS, Card, CardKind, Game
+from .models import (
+    FIGURE_KINDS,
+    TACTICS_FIELDS,
+    TACTICS_KINDS,
+    TEXT_FIELDS,
+    TMG_KINDS,
+    UNIT_STAT_FIELDS,
+    Card,
+    CardKind,
+    Game,
+)
 
 
 def kind_choices() -> list:
@@ -78,27 +88,13 @@ class CardAdminForm(forms.ModelForm):
             "is_character",
             "is_commander",
             "points",
-            "unit_type",
-            "tray",
-            "speed",
-            "defense",
-            "morale",
-            "wounds",
+            *UNIT_STAT_FIELDS,
             "attacks",
             "commander_card",
             "replaces",
-            "trigger_en",
-            "trigger_fr",
-            "text_en",
-            "text_fr",
+            *TEXT_FIELDS,
             "boxes",
-            "gold",
-            "silver",
-            "copper",
-            "mounted",
-            "will",
-            "carriers",
-            "is_unique",
+            *TACTICS_FIELDS,
             "requirements",
             "extra",
             "source",

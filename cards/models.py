@@ -9,6 +9,8 @@ Everything a validator needs is a field or a structured record, never prose.
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from common.i18n import localized
+
 
 class Game(models.TextChoices):
     TMG = "tmg", _("ASOIAF Tabletop Miniatures Game")
@@ -35,6 +37,24 @@ TMG_KINDS = frozenset({"unit", "attachment", "ncu", "tactics", "special"})
 TACTICS_KINDS = frozenset({"hero", "champion", "soldier", "equipment"})
 FIGURE_KINDS = ("hero", "champion", "soldier")
 
+# Card columns in groups: the admin form, the importers' records, the version snapshots,
+# the citadel-cards/1 reader and the API build their field lists from these, so a column
+# is named once per group.
+#: TMG unit statistics.
+UNIT_STAT_FIELDS = ("unit_type", "tray", "speed", "defense", "morale", "wounds")
+#: Printed prose, in both languages.
+TEXT_FIELDS = ("trigger_en", "trigger_fr", "text_en", "text_fr")
+#: Tactics cost and figure / equipment values.
+TACTICS_FIELDS = ("gold", "silver", "copper", "mounted", "will", "carriers", "is_unique")
+
+
+class NamedInTwoLanguages:
+    """`name(lang)` for a model with `name_en` / `name_fr` columns (a plain mixin: no field,
+    so no migration)."""
+
+    def name(self, lang: str = "en") -> str:
+        return localized(self, "name", lang)
+
 
 class UnitType(models.TextChoices):
     INFANTRY = "infantry", _("Infantry")
@@ -52,7 +72,7 @@ class Tray(models.TextChoices):
     NONE = "none", _("No tray")
 
 
-class Faction(models.Model):
+class Faction(NamedInTwoLanguages, models.Model):
     game = models.CharField(max_length=16, choices=Game.choices)
     slug = models.SlugField(max_length=40)
     name_en = models.CharField(max_length=80)
@@ -70,9 +90,6 @@ class Faction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name_en} ({self.game})"
-
-    def name(self, lang: str = "en") -> str:
-        return (self.name_fr if lang == "fr" else "") or self.name_en
 
 
 class Sigil(models.Model):
@@ -132,7 +149,7 @@ class Ability(models.Model):
         return self.name_en
 
 
-class Card(models.Model):
+class Card(NamedInTwoLanguages, models.Model):
     game = models.CharField(max_length=16, choices=Game.choices, db_index=True)
     kind = models.CharField(max_length=16, choices=CardKind.choices, db_index=True)
     external_id = models.CharField(
@@ -225,11 +242,8 @@ class Card(models.Model):
     def __str__(self) -> str:
         return self.full_name()
 
-    def name(self, lang: str = "en") -> str:
-        return (self.name_fr if lang == "fr" else "") or self.name_en
-
     def title(self, lang: str = "en") -> str:
-        return (self.title_fr if lang == "fr" else "") or self.title_en
+        return localized(self, "title", lang)
 
     def full_name(self, lang: str = "en") -> str:
         title = self.title(lang)
@@ -287,7 +301,7 @@ class ScenarioKind(models.TextChoices):
     GAME_SIZE = "game_size", _("Game size (Tactics)")
 
 
-class Scenario(models.Model):
+class Scenario(NamedInTwoLanguages, models.Model):
     game = models.CharField(max_length=16, choices=Game.choices)
     slug = models.SlugField(max_length=60)
     kind = models.CharField(max_length=16, choices=ScenarioKind.choices)
@@ -317,9 +331,6 @@ class Scenario(models.Model):
 
     def __str__(self) -> str:
         return self.name_en
-
-    def name(self, lang: str = "en") -> str:
-        return (self.name_fr if lang == "fr" else "") or self.name_en
 
     @property
     def budget(self) -> dict[str, int] | None:

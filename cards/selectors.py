@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from django.db.models import Count, Prefetch, QuerySet
 
+from .faction_rules import army_rules_for_faction
 from .models import FIGURE_KINDS, Card, CardVersion, Faction, Game, Scenario, ScenarioKind
-
-if TYPE_CHECKING:
-    from rules.definitions import Definition
 
 
 def card_counts_by_game() -> dict[str, int]:
@@ -37,13 +32,12 @@ def filter_cards(
     kind: str | None = None,
 ) -> QuerySet[Card]:
     """Narrow a card queryset by the browser's select boxes (empty values are ignored)."""
-    if game:
-        queryset = queryset.filter(game=game)
-    if faction:
-        queryset = queryset.filter(faction__slug=faction)
-    if kind:
-        queryset = queryset.filter(kind=kind)
-    return queryset
+    return _narrowed(queryset, game=game, faction__slug=faction, kind=kind)
+
+
+def _narrowed(queryset: QuerySet, **filters: str | None) -> QuerySet:
+    """The queryset filtered by the given values; empty ones (None, "") filter nothing."""
+    return queryset.filter(**{lookup: value for lookup, value in filters.items() if value})
 
 
 def card_detail_queryset() -> QuerySet[Card]:
@@ -105,16 +99,8 @@ def mounted_counterparts(card: Card, others: list[Card] | None = None) -> list[C
 
 
 def _faction_forbids_neutrals(slug: str) -> bool:
-    """Reads the faction's army rules (cards.faction_rules) for a "no_neutrals" record."""
-    try:
-        from .faction_rules import army_rules_for_faction
-    except ImportError:  # faction rules not loaded: the one faction the rulebook names
-        return slug in {"freefolk", "free-folk"}
-    for record in army_rules_for_faction(slug) or []:
-        kind = record.get("type") if isinstance(record, dict) else getattr(record, "type", None)
-        if kind == "no_neutrals":
-            return True
-    return False
+    """Whether the faction's army rules (cards.faction_rules) hold a "no_neutrals" record."""
+    return any(record["type"] == "no_neutrals" for record in army_rules_for_faction(slug))
 
 
 def factions_that_may_field(card: Card) -> list[Faction]:
@@ -133,13 +119,9 @@ def factions_that_may_field(card: Card) -> list[Faction]:
     return [f for f in candidates if f.is_neutral or not _faction_forbids_neutrals(f.slug)]
 
 
-def factions(*, game: str | None = None) -> QuerySet[Faction]:
-    qs = Faction.objects.all()
-    return qs.filter(game=game) if game else qs
-
-
-def factions_with_sigils(*, game: str | None = None) -> QuerySet[Faction]:
-    return factions(game=game).prefetch_related("sigils")
+def factions_with_sigils(*, game: str | None = None, slug: str | None = None) -> QuerySet[Faction]:
+    """Factions, of one game and with one slug when given, their sigils prefetched."""
+    return _narrowed(Faction.objects.prefetch_related("sigils"), game=game, slug=slug)
 
 
 def faction_choices() -> list[tuple[str, str, str]]:
@@ -150,17 +132,9 @@ def faction_choices() -> list[tuple[str, str, str]]:
     return list(seen.values())
 
 
-def factions_by_slug(slug: str, *, game: str | None = None) -> QuerySet[Faction]:
-    return factions_with_sigils(game=game).filter(slug=slug)
-
-
-def scenarios(*, game: str | None = None) -> QuerySet[Scenario]:
-    qs = Scenario.objects.all()
-    return qs.filter(game=game) if game else qs
-
-
-def scenarios_by_slug(slug: str, *, game: str | None = None) -> QuerySet[Scenario]:
-    return scenarios(game=game).filter(slug=slug)
+def scenarios(*, game: str | None = None, slug: str | None = None) -> QuerySet[Scenario]:
+    """Scenarios, of one game and with one slug when given."""
+    return _narrowed(Scenario.objects.all(), game=game, slug=slug)
 
 
 def scenarios_grouped() -> dict[str, list[Scenario]]:
@@ -176,38 +150,3 @@ def scenarios_grouped() -> dict[str, list[Scenario]]:
         ],
         "other": [s for s in rows if s.game not in (Game.TMG, Game.TACTICS)],
     }
-
-
-@dataclass(frozen=True, slots=True)
-class RuleLinks:
-    """Where the rulebooks define what a card's abilities and text refer to."""
-
-    abilities: dict[int, Definition]  # Ability id -> its defining section
-    mentioned: tuple[tuple[str, Definition], ...]  # (term as written, section) from the text
-
-
-def rule_links(card: Card, *, lang: str) -> RuleLinks:
-    """Link ability names ("Order: Threaten" -> Orders) and the game terms the card's text
-    mentions ("Panicked", "Charge") to the sections that define them, in the reader's
-    language when an imported book has one."""
-    from rules.selectors import definition_index
-
-    index = definition_index(card.game)
-    abilities: dict[int, Definition] = {}
-    texts = [card.text_fr if lang == "fr" else card.text_en]
-    for link in card.card_abilities.all():
-        ability = link.ability
-        names = (ability.name_fr, ability.name_en) if lang == "fr" else (ability.name_en,)
-        found = index.find_first([n for n in names if n], language=lang)
-        if found is not None:
-            abilities[ability.id] = found
-        texts += [getattr(ability, f"text_{lang}") or "", getattr(ability, f"trigger_{lang}") or ""]
-    linked = {definition.section_id for definition in abilities.values()}
-    mentioned: list[tuple[str, Definition]] = []
-    text = "\n".join(t for t in texts if t)
-    for term in index.mentioned_terms(text, lang=lang, games=[card.game]):
-        found = index.find(term, language=lang)
-        if found is not None and found.section_id not in linked:
-            linked.add(found.section_id)
-            mentioned.append((term, found))
-    return RuleLinks(abilities=abilities, mentioned=tuple(mentioned))

@@ -25,15 +25,15 @@ from cards.importers.records import (
     CARD_VALUE_FIELDS,
     PROSE_FIELDS,
     AbilityRecord,
-    CardImportError,
     CardRecord,
     CharacterRecord,
     FactionRecord,
     ImportRecords,
-    Origin,
     ScenarioRecord,
 )
 from cards.models import (
+    TACTICS_FIELDS,
+    UNIT_STAT_FIELDS,
     Ability,
     Card,
     CardAbility,
@@ -60,21 +60,30 @@ _VERSION_STAT_FIELDS = (
     "points",
     "is_commander",
     "is_character",
-    "unit_type",
-    "tray",
-    "speed",
-    "defense",
-    "morale",
-    "wounds",
+    *UNIT_STAT_FIELDS,
     "attacks",
+    *TACTICS_FIELDS,
+    "requirements",
+)
+_FACTION_FIELDS = ("name_en", "name_fr", "is_neutral", "warcouncil_code", "sort_order")
+_ABILITY_FIELDS = ("name_en", "name_fr", *PROSE_FIELDS, "icons", "version")
+_SCENARIO_FIELDS = (
+    "kind",
+    "name_en",
+    "name_fr",
+    "summary_en",
+    "summary_fr",
+    "tournament_legal",
+    "deployment",
+    "objectives",
+    "scoring",
+    "special_components",
     "gold",
     "silver",
     "copper",
-    "mounted",
-    "will",
-    "carriers",
-    "is_unique",
-    "requirements",
+    "rounds",
+    "extra",
+    "sort_order",
 )
 _STAGES = (
     "factions",
@@ -135,8 +144,17 @@ def import_card_records(
 # --------------------------------------------------------------------------- helpers
 
 
-def _changed_fields(instance: Model, values: dict[str, Any]) -> list[str]:
-    return [name for name, value in values.items() if getattr(instance, name) != value]
+def _values(record: Any, names: Iterable[str]) -> dict[str, Any]:
+    """The record's values of these fields, by field name."""
+    return {name: getattr(record, name) for name in names}
+
+
+def _apply(instance: Model, values: dict[str, Any]) -> list[str]:
+    """Set the values that differ on the instance (unsaved); their names, [] when none do."""
+    changed = [name for name, value in values.items() if getattr(instance, name) != value]
+    for name in changed:
+        setattr(instance, name, values[name])
+    return changed
 
 
 def _given(values: dict[str, Any]) -> dict[str, Any]:
@@ -146,11 +164,6 @@ def _given(values: dict[str, Any]) -> dict[str, Any]:
         for name, value in values.items()
         if not (name in PROSE_FIELDS and value is None)
     }
-
-
-def _fail(record: CardRecord, reason: str) -> CardImportError:
-    origin = record.origin or Origin("import", f"card {record.external_id}")
-    return CardImportError(origin.file, origin.row, reason)
 
 
 def _name_refs(value: Any) -> Iterator[dict[str, Any]]:
@@ -275,47 +288,50 @@ class _Writer:
     def write_factions(self, factions: list[FactionRecord]) -> None:
         existing = {(f.game, f.slug): f for f in Faction.objects.all()}
         for record in factions:
-            values = {
-                "name_en": record.name_en,
-                "name_fr": record.name_fr,
-                "is_neutral": record.is_neutral,
-                "warcouncil_code": record.warcouncil_code,
-                "sort_order": record.sort_order,
-            }
-            faction = existing.get((record.game, record.slug))
-            if faction is None:
-                faction = Faction.objects.create(game=record.game, slug=record.slug, **values)
-                existing[(record.game, record.slug)] = faction
-                self.count("Faction", "created")
-            else:
-                self._save_changes("Faction", faction, values)
+            faction = self._upsert(
+                Faction,
+                existing,
+                (record.game, record.slug),
+                {"game": record.game, "slug": record.slug},
+                _values(record, _FACTION_FIELDS),
+            )
             sigils = {s.slug: s for s in faction.sigils.all()}
-            for sigil_record in record.sigils:
-                sigil_values = {"name_en": sigil_record.name_en, "name_fr": sigil_record.name_fr}
-                sigil = sigils.get(sigil_record.slug)
-                if sigil is None:
-                    Sigil.objects.create(faction=faction, slug=sigil_record.slug, **sigil_values)
-                    self.count("Sigil", "created")
-                else:
-                    self._save_changes("Sigil", sigil, sigil_values)
+            for sigil in record.sigils:
+                self._upsert(
+                    Sigil,
+                    sigils,
+                    sigil.slug,
+                    {"faction": faction, "slug": sigil.slug},
+                    _values(sigil, ("name_en", "name_fr")),
+                )
         self.faction_ids = {key: faction.pk for key, faction in existing.items()}
 
-    def _save_changes(self, model: str, instance: Model, values: dict[str, Any]) -> None:
-        changed = _changed_fields(instance, values)
+    def _upsert(
+        self,
+        model: type[Model],
+        existing: dict[Any, Model],
+        key: Any,
+        natural: dict[str, Any],
+        values: dict[str, Any],
+    ) -> Model:
+        """Create the row `existing[key]` from its natural key and values, or save the values
+        that changed in it; count which it was. For the few rows saved one by one."""
+        instance = existing.get(key)
+        if instance is None:
+            instance = existing[key] = model.objects.create(**natural, **values)
+            self.count(model.__name__, "created")
+            return instance
+        changed = _apply(instance, values)
         if changed:
-            for name in changed:
-                setattr(instance, name, values[name])
             instance.save(update_fields=changed)
-            self.count(model, "updated")
-        else:
-            self.count(model, "unchanged")
+        self.count(model.__name__, "updated" if changed else "unchanged")
+        return instance
 
     # ---- characters and abilities (bulk)
 
     def write_characters(self, characters: list[CharacterRecord]) -> None:
         existing = {c.key: c for c in Character.objects.filter(key__in=[r.key for r in characters])}
         self._bulk_upsert(
-            "Character",
             Character,
             existing,
             [
@@ -331,30 +347,24 @@ class _Writer:
             for a in Ability.objects.filter(key__in={k for _g, k in keys})
             if (a.game, a.key) in keys
         }
-        rows = []
-        for r in abilities:
-            values = {
-                "name_en": r.name_en,
-                "name_fr": r.name_fr,
-                "text_en": r.text_en,
-                "text_fr": r.text_fr,
-                "trigger_en": r.trigger_en,
-                "trigger_fr": r.trigger_fr,
-                "icons": r.icons,
-                "version": r.version,
-            }
-            rows.append(
-                ((r.game, r.key), {"game": r.game, "key": r.key}, _given(values), r.implied)
+        rows = [
+            (
+                (r.game, r.key),
+                {"game": r.game, "key": r.key},
+                _given(_values(r, _ABILITY_FIELDS)),
+                r.implied,
             )
-        self._bulk_upsert("Ability", Ability, existing, rows)
+            for r in abilities
+        ]
+        self._bulk_upsert(Ability, existing, rows)
 
     def _bulk_upsert(
         self,
-        name: str,
         model: type[Model],
         existing: dict[Any, Model],
         rows: list[tuple[Any, dict[str, Any], dict[str, Any], bool]],
     ) -> None:
+        name = model.__name__
         to_create, to_update, fields = [], [], set()
         for key, natural, values, implied in rows:
             instance = existing.get(key)
@@ -363,15 +373,11 @@ class _Writer:
                 existing[key] = to_create[-1]
                 self.count(name, "created")
                 continue
-            changed = [] if implied else _changed_fields(instance, values)
+            changed = [] if implied else _apply(instance, values)
             if changed:
-                for field_name in changed:
-                    setattr(instance, field_name, values[field_name])
                 to_update.append(instance)
                 fields.update(changed)
-                self.count(name, "updated")
-            else:
-                self.count(name, "unchanged")
+            self.count(name, "updated" if changed else "unchanged")
         model.objects.bulk_create(to_create, batch_size=500)
         if to_update:
             model.objects.bulk_update(to_update, sorted(fields), batch_size=500)
@@ -425,26 +431,25 @@ class _Writer:
                     ref["faction"] = slug  # a faction named like a card: a faction ref
                     continue
                 shown = ref["name"] + (f", {ref['title']}" if ref.get("title") else "")
-                raise _fail(
-                    card,
+                raise card.error(
                     f"card {card.external_id}: requirement names {shown!r}, "
                     "which matches no card or character",
                 )
 
     def _card_values(self, record: CardRecord) -> dict[str, Any]:
-        values = _given({name: getattr(record, name) for name in CARD_VALUE_FIELDS})
+        values = _given(_values(record, CARD_VALUE_FIELDS))
         faction_id = None
         if record.faction:
             faction_id = self.faction_ids.get((record.game, record.faction))
             if faction_id is None:
-                raise _fail(record, f"unknown faction {record.faction!r}")
+                raise record.error(f"unknown faction {record.faction!r}")
         sigil_id = None
         if record.sigil:
             if faction_id is None:
-                raise _fail(record, f"sigil {record.sigil!r} without a faction")
+                raise record.error(f"sigil {record.sigil!r} without a faction")
             sigil_id = self.sigil_ids.get((faction_id, record.sigil))
             if sigil_id is None:
-                raise _fail(record, f"unknown sigil {record.sigil!r} of {record.faction!r}")
+                raise record.error(f"unknown sigil {record.sigil!r} of {record.faction!r}")
         values["faction_id"] = faction_id
         values["sigil_id"] = sigil_id
         values["source"] = self.source
@@ -464,10 +469,8 @@ class _Writer:
             if card is None:
                 to_create.append(Card(game=record.game, external_id=record.external_id, **values))
                 continue
-            changed = _changed_fields(card, values)
+            changed = _apply(card, values)
             if changed:
-                for name in changed:
-                    setattr(card, name, values[name])
                 to_update.append(card)
                 fields.update(changed)
                 self.touched_cards.add(card.pk)
@@ -490,7 +493,7 @@ class _Writer:
         if key not in self.card_pks:
             found = Card.objects.filter(game=record.game, external_id=external_id).first()
             if found is None:
-                raise _fail(record, f"{what} {external_id!r} is not a known card")
+                raise record.error(f"{what} {external_id!r} is not a known card")
             self.card_pks[key] = found.pk
         return self.card_pks[key]
 
@@ -544,7 +547,7 @@ class _Writer:
             for position, key in enumerate(record.abilities):
                 ability_id = ability_ids.get((record.game, key))
                 if ability_id is None:
-                    raise _fail(record, f"unknown ability {key!r}")
+                    raise record.error(f"unknown ability {key!r}")
                 wanted.append((ability_id, position))
             if current.get(pk, []) != wanted:
                 replace.append(pk)
@@ -571,7 +574,7 @@ class _Writer:
             wanted = set()
             for key in record.characters:
                 if key not in character_ids:
-                    raise _fail(record, f"unknown character {key!r}")
+                    raise record.error(f"unknown character {key!r}")
                 wanted.add(character_ids[key])
             have = current.get(pk, set())
             if wanted != have:
@@ -607,7 +610,7 @@ class _Writer:
     # ---- versions
 
     def _version_stats(self, record: CardRecord) -> dict[str, Any]:
-        stats = {name: getattr(record, name) for name in _VERSION_STAT_FIELDS}
+        stats = _values(record, _VERSION_STAT_FIELDS)
         stats.update(
             faction=record.faction,
             abilities=list(record.abilities),
@@ -645,30 +648,10 @@ class _Writer:
     def write_scenarios(self, scenarios: list[ScenarioRecord]) -> None:
         existing = {(s.game, s.slug): s for s in Scenario.objects.all()}
         for record in scenarios:
-            values = {
-                name: getattr(record, name)
-                for name in (
-                    "kind",
-                    "name_en",
-                    "name_fr",
-                    "summary_en",
-                    "summary_fr",
-                    "tournament_legal",
-                    "deployment",
-                    "objectives",
-                    "scoring",
-                    "special_components",
-                    "gold",
-                    "silver",
-                    "copper",
-                    "rounds",
-                    "extra",
-                    "sort_order",
-                )
-            }
-            scenario = existing.get((record.game, record.slug))
-            if scenario is None:
-                Scenario.objects.create(game=record.game, slug=record.slug, **values)
-                self.count("Scenario", "created")
-            else:
-                self._save_changes("Scenario", scenario, values)
+            self._upsert(
+                Scenario,
+                existing,
+                (record.game, record.slug),
+                {"game": record.game, "slug": record.slug},
+                _values(record, _SCENARIO_FIELDS),
+            )

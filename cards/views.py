@@ -1,6 +1,5 @@
 """Card pages: the browser, one card, the query help and the scenarios."""
 
-import json
 import re
 from urllib.parse import urlencode
 
@@ -11,13 +10,16 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
+from common.i18n import current_language, pick
+
 from . import selectors
 from .forms import CardBrowseForm
-from .models import FIGURE_KINDS, Card, CardKind, Game
+from .models import FIGURE_KINDS, CardKind, Game
+from .presentation import attack_rows, requirement_lines, stats_rows
 from .query import QuerySyntaxError, parse, search_cards
 from .query.fields import DIRECTIVE, lookup
 from .query.lexer import T, tokenize
-from .templatetags.citadel import current_lang
+from .rule_links import rule_links
 
 PAGE_SIZE = 30
 
@@ -28,28 +30,6 @@ SORT_COLUMNS = (
     ("kind", _("Kind")),
     ("cost", _("Cost")),
 )
-RANGE_LABELS = {
-    "melee": _("Melee"),
-    "short": _("Short range"),
-    "long": _("Long range"),
-    "ranged": _("Ranged"),
-}
-# Attack dice by remaining ranks, coloured as printed: green, yellow, red.
-RANK_CLASSES = ("rank-full", "rank-one-lost", "rank-two-lost")
-STAT_LABELS = {
-    "points": _("Points"),
-    "speed": _("Speed"),
-    "defense": _("Defense"),
-    "morale": _("Morale"),
-    "wounds": _("Wounds"),
-    "will": _("Will"),
-    "gold": _("Gold"),
-    "silver": _("Silver"),
-    "copper": _("Copper"),
-    "unit_type": _("Unit type"),
-    "tray": _("Tray"),
-    "attacks": _("Attacks"),
-}
 
 
 # --- the browser -----------------------------------------------------------------------------
@@ -104,7 +84,7 @@ def _sort_headers(q: str, params: dict[str, str]) -> list[dict]:
 
 
 def _syntax_error(q: str, exc: QuerySyntaxError, lang: str) -> dict:
-    message = (exc.message_fr if lang == "fr" else exc.message_en) or str(exc)
+    message = exc.message_in(lang)
     position = min(max(int(exc.position or 0), 0), len(q))
     length = max(int(exc.length or 1), 1)
     return {
@@ -119,11 +99,11 @@ def _syntax_error(q: str, exc: QuerySyntaxError, lang: str) -> dict:
 
 @require_GET
 def browse(request: HttpRequest) -> HttpResponse:
-    lang = current_lang()
+    lang = current_language()
     form = CardBrowseForm(
         request.GET,
         factions=[
-            (slug, (name_fr if lang == "fr" else "") or name_en)
+            (slug, pick(lang, name_en, name_fr))
             for slug, name_en, name_fr in selectors.faction_choices()
         ],
     )
@@ -173,102 +153,6 @@ def _page_urls(page, params: dict[str, str]) -> dict[str, str]:
 # --- one card --------------------------------------------------------------------------------
 
 
-def _localised(mapping: dict, key: str, lang: str) -> str:
-    return (mapping.get(f"{key}_fr") if lang == "fr" else "") or mapping.get(f"{key}_en") or ""
-
-
-def attack_rows(card: Card, lang: str) -> list[dict]:
-    """The card's attacks, ready to print: name, range, to-hit, dice per rank, Tactics extras."""
-    rows = []
-    for attack in card.attacks or []:
-        if not isinstance(attack, dict):
-            continue
-        dice = attack.get("dice")
-        if isinstance(dice, list):
-            dice_cells = [
-                {"value": value, "rank": RANK_CLASSES[i] if i < len(RANK_CLASSES) else ""}
-                for i, value in enumerate(dice)
-            ]
-        else:
-            dice_cells = [{"value": dice, "rank": ""}] if dice is not None else []
-        upgrades = [
-            {"cost": upgrade.get("cost"), "effect": _localised(upgrade, "effect", lang)}
-            for upgrade in attack.get("upgrades") or []
-            if isinstance(upgrade, dict)
-        ]
-        range_key = str(attack.get("range") or "")
-        rows.append(
-            {
-                "name": _localised(attack, "name", lang) or attack.get("name") or "",
-                "range": RANGE_LABELS.get(range_key, range_key),
-                "range_key": range_key,
-                "to_hit": attack.get("to_hit"),
-                "dice": dice_cells,
-                "ap": attack.get("ap"),
-                "spend": attack.get("spend"),
-                "upgrades": upgrades,
-            }
-        )
-    return rows
-
-
-def _attack_summary(attack: dict) -> str:
-    dice = attack.get("dice")
-    dice_text = "/".join(str(d) for d in dice) if isinstance(dice, list) else str(dice or "")
-    to_hit = f"{attack['to_hit']}+" if attack.get("to_hit") is not None else ""
-    parts = " ".join(p for p in (str(attack.get("range") or ""), to_hit, dice_text) if p)
-    return f"{attack.get('name_en') or attack.get('name') or '?'} ({parts})"
-
-
-def _stat_value(key: str, value) -> str:
-    if key == "attacks" and isinstance(value, list):
-        return "; ".join(_attack_summary(a) for a in value if isinstance(a, dict))
-    if key == "requirements" and isinstance(value, list):
-        return ", ".join(str(r.get("type")) for r in value if isinstance(r, dict))
-    if isinstance(value, list | dict):
-        text = json.dumps(value, ensure_ascii=False)
-        return text if len(text) <= 80 else text[:77] + "…"
-    return str(value)
-
-
-def stats_rows(stats: dict) -> list[dict]:
-    """A recorded version's stats snapshot as (label, value) rows, known stats first;
-    stats the card does not have (the other game's fields) are left out."""
-    if not isinstance(stats, dict):
-        return []
-    present = {key: value for key, value in stats.items() if value not in (None, "", [], {})}
-    known = [key for key in STAT_LABELS if key in present]
-    others = sorted(key for key in present if key not in STAT_LABELS)
-    return [
-        {"label": STAT_LABELS.get(key, key), "value": _stat_value(key, present[key])}
-        for key in known + others
-    ]
-
-
-def requirement_lines(card: Card, lang: str) -> list[str]:
-    """Each structured requirement in words (cards.requirements), or its record type."""
-    try:
-        from .requirements import describe
-    except ImportError:
-        describe = None
-    lines = []
-    for record in card.requirements or []:
-        text = ""
-        if describe is not None:
-            try:
-                text = describe(
-                    record,
-                    lang,
-                    card_name=lambda ext_id: selectors.card_display_name(card.game, ext_id, lang),
-                )
-            except (AttributeError, KeyError, TypeError, ValueError):
-                text = ""
-        if not text:
-            text = str(record.get("type", record)) if isinstance(record, dict) else str(record)
-        lines.append(text)
-    return lines
-
-
 @require_GET
 def detail(request: HttpRequest, game: str, external_id: str) -> HttpResponse:
     if game not in Game.values:
@@ -276,10 +160,10 @@ def detail(request: HttpRequest, game: str, external_id: str) -> HttpResponse:
     card = selectors.card_by_external_id(game, external_id)
     if card is None:
         raise Http404(_("No such card."))
-    lang = current_lang()
+    lang = current_language()
     others = selectors.cards_sharing_characters(card)
     kind_labels = dict(CardKind.choices)
-    links = selectors.rule_links(card, lang=lang)
+    links = rule_links(card, lang=lang)
     context = {
         "card": card,
         "lang": lang,

@@ -1,10 +1,12 @@
 """JSON shapes of cards, factions and scenarios. Texts come in every language: {"en", "fr"}."""
 
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from ..models import Card, Faction, Scenario
+from ..models import UNIT_STAT_FIELDS, Card, Faction, Scenario
+from ..presentation import requirement_text
 
 
 def _both(obj, field: str) -> dict[str, str]:
@@ -35,6 +37,22 @@ class BilingualField(serializers.Field):
 extend_schema_field(TextSerializer)(BilingualField)
 
 
+@extend_schema_field(OpenApiTypes.STR)
+class PathField(serializers.Field):
+    """The path of the object's page or API resource: a URL name and the attributes its
+    route takes, e.g. `PathField("cards_api:card-detail", "pk")`."""
+
+    def __init__(self, url_name: str, *attributes: str, **kwargs):
+        self.url_name = url_name
+        self.attributes = attributes
+        kwargs["source"] = "*"
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value) -> str:
+        return reverse(self.url_name, args=[getattr(value, name) for name in self.attributes])
+
+
 class CoinsSerializer(serializers.Serializer):
     gold = serializers.IntegerField(allow_null=True)
     silver = serializers.IntegerField(allow_null=True)
@@ -46,15 +64,12 @@ class CardRefSerializer(serializers.ModelSerializer):
 
     name = BilingualField()
     title = BilingualField()
-    url = serializers.SerializerMethodField()
+    url = PathField("cards_api:card-detail", "pk")
 
     class Meta:
         model = Card
         fields = ["id", "game", "kind", "external_id", "name", "title", "version", "url"]
         read_only_fields = fields
-
-    def get_url(self, card: Card) -> str:
-        return reverse("cards_api:card-detail", args=[card.pk])
 
 
 class CardSummarySerializer(serializers.ModelSerializer):
@@ -64,8 +79,8 @@ class CardSummarySerializer(serializers.ModelSerializer):
     title = BilingualField()
     faction = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     cost = serializers.SerializerMethodField()
-    url = serializers.SerializerMethodField()
-    page = serializers.SerializerMethodField()
+    url = PathField("cards_api:card-detail", "pk")
+    page = PathField("cards:detail", "game", "external_id")
 
     class Meta:
         model = Card
@@ -90,12 +105,6 @@ class CardSummarySerializer(serializers.ModelSerializer):
     @extend_schema_field(CoinsSerializer(allow_null=True))
     def get_cost(self, card: Card) -> dict | None:
         return card.coins() if card.game == "tactics" else None
-
-    def get_url(self, card: Card) -> str:
-        return reverse("cards_api:card-detail", args=[card.pk])
-
-    def get_page(self, card: Card) -> str:
-        return reverse("cards:detail", args=[card.game, card.external_id])
 
 
 class CharacterSerializer(serializers.Serializer):
@@ -124,21 +133,6 @@ class RequirementSerializer(serializers.Serializer):
     description = TextSerializer()
 
 
-def describe_requirement(record, lang: str) -> str:
-    try:
-        from ..requirements import describe
-    except ImportError:
-        describe = None
-    if describe is not None:
-        try:
-            text = describe(record, lang)
-        except (AttributeError, KeyError, TypeError, ValueError):
-            text = ""
-        if text:
-            return text
-    return str(record.get("type", "")) if isinstance(record, dict) else str(record)
-
-
 class SigilSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = BilingualField()
@@ -164,12 +158,7 @@ class CardDetailSerializer(CardSummarySerializer):
             *CardSummarySerializer.Meta.fields,
             "faction_name",
             "sigil",
-            "unit_type",
-            "tray",
-            "speed",
-            "defense",
-            "morale",
-            "wounds",
+            *UNIT_STAT_FIELDS,
             "will",
             "attacks",
             "mounted",
@@ -209,8 +198,8 @@ class CardDetailSerializer(CardSummarySerializer):
             {
                 "record": record,
                 "description": {
-                    "en": describe_requirement(record, "en"),
-                    "fr": describe_requirement(record, "fr"),
+                    "en": requirement_text(record, "en"),
+                    "fr": requirement_text(record, "fr"),
                 },
             }
             for record in card.requirements or []
@@ -220,22 +209,19 @@ class CardDetailSerializer(CardSummarySerializer):
 class FactionSerializer(serializers.ModelSerializer):
     name = BilingualField()
     sigils = SigilSerializer(many=True, read_only=True)
-    url = serializers.SerializerMethodField()
+    url = PathField("cards_api:faction-detail", "game", "slug")
 
     class Meta:
         model = Faction
         fields = ["id", "game", "slug", "name", "is_neutral", "warcouncil_code", "sigils", "url"]
         read_only_fields = fields
 
-    def get_url(self, faction: Faction) -> str:
-        return reverse("cards_api:faction-detail", args=[faction.game, faction.slug])
-
 
 class ScenarioSerializer(serializers.ModelSerializer):
     name = BilingualField()
     summary = BilingualField()
     budget = serializers.SerializerMethodField()
-    url = serializers.SerializerMethodField()
+    url = PathField("cards_api:scenario-detail", "game", "slug")
 
     class Meta:
         model = Scenario
@@ -261,6 +247,3 @@ class ScenarioSerializer(serializers.ModelSerializer):
     @extend_schema_field(CoinsSerializer(allow_null=True))
     def get_budget(self, scenario: Scenario) -> dict | None:
         return scenario.budget
-
-    def get_url(self, scenario: Scenario) -> str:
-        return reverse("cards_api:scenario-detail", args=[scenario.game, scenario.slug])

@@ -1,9 +1,24 @@
-from django.urls import path
+from django.urls import URLPattern, path
 
 from . import views
 
+
+def _slug_routes(singular: str, slug_views: views.SlugViews) -> list[URLPattern]:
+    """`<plural>/`, `<plural>/<slug>/` and `<plural>/<game>/<slug>/` (factions, scenarios)."""
+    plural = f"{singular}s"
+    return [
+        path(f"{plural}/", slug_views.listing.as_view(), name=f"{singular}-list"),
+        path(f"{plural}/<slug:slug>/", slug_views.by_slug.as_view(), name=f"{singular}-by-slug"),
+        path(
+            f"{plural}/<str:game>/<slug:slug>/",
+            slug_views.detail.as_view(),
+            name=f"{singular}-detail",
+        ),
+    ]
+
+
 app_name = "cards_api"
-urlpatterns = [
+urlpatterns: list[URLPattern] = [
     path("cards/", views.CardListView.as_view(), name="card-list"),
     path("cards/<int:pk>/", views.CardDetailView.as_view(), name="card-detail"),
     path(
@@ -11,18 +26,6 @@ urlpatterns = [
         views.CardByExternalIdView.as_view(),
         name="card-by-external-id",
     ),
-    path("factions/", views.FactionListView.as_view(), name="faction-list"),
-    path("factions/<slug:slug>/", views.FactionBySlugView.as_view(), name="faction-by-slug"),
-    path(
-        "factions/<str:game>/<slug:slug>/",
-        views.FactionDetailView.as_view(),
-        name="faction-detail",
-    ),
-    path("scenarios/", views.ScenarioListView.as_view(), name="scenario-list"),
-    path("scenarios/<slug:slug>/", views.ScenarioBySlugView.as_view(), name="scenario-by-slug"),
-    path(
-        "scenarios/<str:game>/<slug:slug>/",
-        views.ScenarioDetailView.as_view(),
-        name="scenario-detail",
-    ),
+    *_slug_routes("faction", views.FACTION_VIEWS),
+    *_slug_routes("scenario", views.SCENARIO_VIEWS),
 ]

@@ -1,13 +1,24 @@
 """Read-only card API (contracts §4): search, one card, factions, scenarios."""
 
-from django.utils.translation import get_language
+from collections.abc import Callable
+from typing import NamedTuple
+
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import generics, serializers
 from rest_framework.exceptions import APIException, NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from common.i18n import CARD_LANGUAGES, current_language
 
 from .. import selectors
 from ..models import Card, Game
@@ -18,8 +29,6 @@ from .serializers import (
     FactionSerializer,
     ScenarioSerializer,
 )
-
-LANGS = ("en", "fr")
 
 Q_PARAM = OpenApiParameter(
     "q",
@@ -32,7 +41,7 @@ Q_PARAM = OpenApiParameter(
 LANG_PARAM = OpenApiParameter(
     "lang",
     OpenApiTypes.STR,
-    enum=list(LANGS),
+    enum=list(CARD_LANGUAGES),
     description="Language of error messages (default: the Accept-Language header, else en).",
 )
 PAGE_SIZE_PARAM = OpenApiParameter(
@@ -72,9 +81,9 @@ class AmbiguousSlug(APIException):
 def request_lang(request) -> str:
     """`lang` parameter if valid, else the request's language (Accept-Language), else en."""
     lang = (request.query_params.get("lang") or "").strip().lower()
-    if lang in LANGS:
+    if lang in CARD_LANGUAGES:
         return lang
-    return "fr" if (get_language() or "en").lower().startswith("fr") else "en"
+    return current_language()
 
 
 def game_param(request) -> str | None:
@@ -104,11 +113,9 @@ class CardListView(generics.ListAPIView):
         try:
             return self.list(request, *args, **kwargs)
         except QuerySyntaxError as exc:
-            lang = request_lang(request)
-            message = (exc.message_fr if lang == "fr" else exc.message_en) or str(exc)
             return Response(
                 {
-                    "detail": message,
+                    "detail": exc.message_in(request_lang(request)),
                     "code": "query_syntax",
                     "position": exc.position,
                     "length": exc.length,
@@ -117,6 +124,12 @@ class CardListView(generics.ListAPIView):
             )
 
 
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="cards_retrieve",
+        responses={200: CardDetailSerializer, 404: ErrorSerializer},
+    )
+)
 class CardDetailView(generics.RetrieveAPIView):
     """One card by its numeric id, every language included."""
 
@@ -132,14 +145,13 @@ class CardDetailView(generics.RetrieveAPIView):
             raise NotFound()
         return card
 
-    @extend_schema(
-        operation_id="cards_retrieve",
+
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="cards_retrieve_by_external_id",
         responses={200: CardDetailSerializer, 404: ErrorSerializer},
     )
-    def get(self, request, *args, **kwargs):
-        return self.retrieve(request, *args, **kwargs)
-
-
+)
 class CardByExternalIdView(CardDetailView):
     """One card by its game and external id (e.g. tmg / 20201)."""
 
@@ -149,115 +161,75 @@ class CardByExternalIdView(CardDetailView):
             raise NotFound()
         return card
 
-    @extend_schema(
-        operation_id="cards_retrieve_by_external_id",
-        responses={200: CardDetailSerializer, 404: ErrorSerializer},
+
+class SlugViews(NamedTuple):
+    listing: type[APIView]
+    detail: type[APIView]
+    by_slug: type[APIView]
+
+
+def _slug_views(
+    singular: str,
+    serializer: type[serializers.Serializer],
+    rows: Callable[..., QuerySet],
+) -> SlugViews:
+    """The list, `<game>/<slug>/` and `<slug>/` views of rows named by a slug per game
+    (factions, scenarios): the same three views and schema for each, but their names.
+    `rows(game=..., slug=...)` is the selector narrowing them."""
+    plural = f"{singular}s"
+
+    @extend_schema_view(
+        get=extend_schema(
+            parameters=[GAME_PARAM, PAGE_SIZE_PARAM],
+            responses={200: serializer(many=True), 400: ErrorSerializer},
+        )
     )
-    def get(self, request, *args, **kwargs):
-        return self.retrieve(request, *args, **kwargs)
+    class ListView(generics.ListAPIView):
+        serializer_class = serializer
+        permission_classes = [AllowAny]
 
+        def get_queryset(self):
+            return rows(game=game_param(self.request))
 
-class FactionListView(generics.ListAPIView):
-    serializer_class = FactionSerializer
-    permission_classes = [AllowAny]
-
-    def get_queryset(self):
-        return selectors.factions_with_sigils(game=game_param(self.request))
-
-    @extend_schema(
-        parameters=[GAME_PARAM, PAGE_SIZE_PARAM],
-        responses={200: FactionSerializer(many=True), 400: ErrorSerializer},
+    @extend_schema_view(
+        get=extend_schema(
+            operation_id=f"{plural}_retrieve",
+            responses={200: serializer, 404: ErrorSerializer},
+        )
     )
-    def get(self, request, *args, **kwargs):
-        return self.list(request, *args, **kwargs)
+    class DetailView(generics.RetrieveAPIView):
+        __doc__ = f"One {singular} by game and slug."
+        serializer_class = serializer
+        permission_classes = [AllowAny]
 
+        def get_object(self):
+            """By `<game>/<slug>/`, or by `<slug>/` when the slug names one row only."""
+            game = self.kwargs.get("game")
+            if game is not None and game not in Game.values:
+                raise NotFound()
+            game = game or game_param(self.request)
+            found = list(rows(game=game, slug=self.kwargs["slug"])[:2])
+            if not found:
+                raise NotFound()
+            if len(found) > 1:
+                raise AmbiguousSlug()
+            return found[0]
 
-class _SlugDetailView(generics.RetrieveAPIView):
-    """Detail by `<game>/<slug>/`, or by `<slug>/` when the slug names one record only."""
-
-    permission_classes = [AllowAny]
-
-    def rows(self, slug: str, game: str | None):
-        raise NotImplementedError
-
-    def get_object(self):
-        game = self.kwargs.get("game")
-        if game is not None and game not in Game.values:
-            raise NotFound()
-        found = list(self.rows(self.kwargs["slug"], game or game_param(self.request))[:2])
-        if not found:
-            raise NotFound()
-        if len(found) > 1:
-            raise AmbiguousSlug()
-        return found[0]
-
-
-class FactionDetailView(_SlugDetailView):
-    """One faction by game and slug."""
-
-    serializer_class = FactionSerializer
-
-    def rows(self, slug, game):
-        return selectors.factions_by_slug(slug, game=game)
-
-    @extend_schema(
-        operation_id="factions_retrieve",
-        responses={200: FactionSerializer, 404: ErrorSerializer},
+    @extend_schema_view(
+        get=extend_schema(
+            operation_id=f"{plural}_retrieve_by_slug",
+            parameters=[GAME_PARAM],
+            responses={200: serializer, 400: ErrorSerializer, 404: ErrorSerializer},
+        )
     )
-    def get(self, request, *args, **kwargs):
-        return self.retrieve(request, *args, **kwargs)
+    class BySlugView(DetailView):
+        __doc__ = f"One {singular} by slug alone (400 when several games use it and no ?game=)."
+
+    views = SlugViews(listing=ListView, detail=DetailView, by_slug=BySlugView)
+    for view, suffix in zip(views, ("ListView", "DetailView", "BySlugView"), strict=True):
+        view.__name__ = view.__qualname__ = f"{singular.capitalize()}{suffix}"
+    return views
 
 
-class FactionBySlugView(FactionDetailView):
-    """One faction by slug alone (400 when several games use it and no ?game=)."""
-
-    @extend_schema(
-        operation_id="factions_retrieve_by_slug",
-        parameters=[GAME_PARAM],
-        responses={200: FactionSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def get(self, request, *args, **kwargs):
-        return self.retrieve(request, *args, **kwargs)
-
-
-class ScenarioListView(generics.ListAPIView):
-    serializer_class = ScenarioSerializer
-    permission_classes = [AllowAny]
-
-    def get_queryset(self):
-        return selectors.scenarios(game=game_param(self.request))
-
-    @extend_schema(
-        parameters=[GAME_PARAM, PAGE_SIZE_PARAM],
-        responses={200: ScenarioSerializer(many=True), 400: ErrorSerializer},
-    )
-    def get(self, request, *args, **kwargs):
-        return self.list(request, *args, **kwargs)
-
-
-class ScenarioDetailView(_SlugDetailView):
-    """One scenario by game and slug."""
-
-    serializer_class = ScenarioSerializer
-
-    def rows(self, slug, game):
-        return selectors.scenarios_by_slug(slug, game=game)
-
-    @extend_schema(
-        operation_id="scenarios_retrieve",
-        responses={200: ScenarioSerializer, 404: ErrorSerializer},
-    )
-    def get(self, request, *args, **kwargs):
-        return self.retrieve(request, *args, **kwargs)
-
-
-class ScenarioBySlugView(ScenarioDetailView):
-    """One scenario by slug alone (400 when several games use it and no ?game=)."""
-
-    @extend_schema(
-        operation_id="scenarios_retrieve_by_slug",
-        parameters=[GAME_PARAM],
-        responses={200: ScenarioSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
-    )
-    def get(self, request, *args, **kwargs):
-        return self.retrieve(request, *args, **kwargs)
+FACTION_VIEWS = _slug_views("faction", FactionSerializer, selectors.factions_with_sigils)
+SCENARIO_VIEWS = _slug_views("scenario", ScenarioSerializer, selectors.scenarios)

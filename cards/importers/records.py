@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cards.models import TACTICS_FIELDS, TEXT_FIELDS, UNIT_STAT_FIELDS
+
 
 class CardImportError(Exception):
     """Malformed import input: which file, which row (or JSON path) and why."""
@@ -96,25 +98,11 @@ CARD_VALUE_FIELDS: tuple[str, ...] = (
     "is_character",
     "is_commander",
     "points",
-    "unit_type",
-    "tray",
-    "speed",
-    "defense",
-    "morale",
-    "wounds",
+    *UNIT_STAT_FIELDS,
     "attacks",
-    "trigger_en",
-    "trigger_fr",
-    "text_en",
-    "text_fr",
+    *TEXT_FIELDS,
     "boxes",
-    "gold",
-    "silver",
-    "copper",
-    "mounted",
-    "will",
-    "carriers",
-    "is_unique",
+    *TACTICS_FIELDS,
     "requirements",
     "extra",
 )
@@ -163,6 +151,11 @@ class CardRecord:
     commander_card: str | None = None
     replaces: str | None = None
     origin: Origin | None = None
+
+    def error(self, reason: str) -> CardImportError:
+        """An import error naming where the card came from (its file and row when known)."""
+        origin = self.origin or Origin("import", f"card {self.external_id}")
+        return CardImportError(origin.file, origin.row, reason)
 
 
 @dataclass

@@ -99,14 +99,15 @@ def _best_matches(value: str, rows: list[tuple[int, list[str]]]) -> list[int]:
     return [pk for pk, names in rows if any(wanted in _name_key(name) for name in names)]
 
 
+def _named_rows(model: type[Faction | Character], key: str) -> list[tuple[int, list[str]]]:
+    """(id, [key, English name, French name]) of every row, for `_best_matches`."""
+    rows = model.objects.values_list("id", key, "name_en", "name_fr")
+    return [(pk, [row_key, name_en, name_fr]) for pk, row_key, name_en, name_fr in rows]
+
+
 def _faction(node: Field) -> Q:
     value = str(node.value)
-    rows = [
-        (pk, [slug, name_en, name_fr])
-        for pk, slug, name_en, name_fr in Faction.objects.values_list(
-            "id", "slug", "name_en", "name_fr"
-        )
-    ]
+    rows = _named_rows(Faction, "slug")
     if _name_key(value) in _NEUTRAL_WORDS:
         neutral = Faction.objects.filter(is_neutral=True).values_list("id", flat=True)
         ids = set(neutral) | set(_best_matches(value, rows))
@@ -116,12 +117,7 @@ def _faction(node: Field) -> Q:
 
 def _character(node: Field) -> Q:
     value = str(node.value)
-    rows = [
-        (pk, [key, name_en, name_fr])
-        for pk, key, name_en, name_fr in Character.objects.values_list(
-            "id", "key", "name_en", "name_fr"
-        )
-    ]
+    rows = _named_rows(Character, "key")
     exact_key = [pk for pk, names in rows if names[0] == slug_key(value)]
     ids = exact_key or _best_matches(value, rows)
     links = Card.characters.through.objects.filter(character_id__in=ids)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from common.i18n import card_language, pick
+
 
 class QuerySyntaxError(ValueError):
     """A query that cannot be read. `position` is a 0-based character offset into the query,
@@ -17,9 +19,14 @@ class QuerySyntaxError(ValueError):
     def __str__(self) -> str:
         return self.message("en")
 
+    def message_in(self, lang: str | None) -> str:
+        """The message alone (no position) in the reader's language: French when asked
+        and present, else English, else the exception's own text."""
+        return pick(lang, self.message_en, self.message_fr) or str(self)
+
     def message(self, lang: str = "en") -> str:
         """The message with its position, in French when `lang` starts with "fr"."""
-        if lang.startswith("fr"):
+        if card_language(lang) == "fr":
             return f"{self.message_fr} à la position {self.position}"
         return f"{self.message_en} at position {self.position}"
 

@@ -128,24 +128,24 @@ class _Parser:
 
     def expect_term_before(self, token: Token) -> None:
         if token.type in (T.OR, T.AND):
-            raise QuerySyntaxError(
-                f"Expected a search term before '{token.text}'",
-                f"Un terme de recherche doit précéder « {token.text} »",
-                token.position,
-                token.length,
-            )
+            raise _missing_term(token, "before", "précéder")
 
     def expect_term_after(self, keyword: Token) -> None:
         if self.peek().type in _STOPS:
-            raise QuerySyntaxError(
-                f"Expected a search term after '{keyword.text}'",
-                f"Un terme de recherche doit suivre « {keyword.text} »",
-                keyword.position,
-                keyword.length,
-            )
+            raise _missing_term(keyword, "after", "suivre")
 
     def nested(self, token: Token) -> _Depth:
         return _Depth(self, token)
+
+
+def _missing_term(keyword: Token, where_en: str, where_fr: str) -> QuerySyntaxError:
+    """A keyword (`or`, `and`) without the search term it needs before or after it."""
+    return QuerySyntaxError(
+        f"Expected a search term {where_en} '{keyword.text}'",
+        f"Un terme de recherche doit {where_fr} « {keyword.text} »",
+        keyword.position,
+        keyword.length,
+    )
 
 
 class _Depth:

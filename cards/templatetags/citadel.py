@@ -2,23 +2,18 @@
 
 from django import template
 from django.utils.html import format_html_join
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cards.models import Game
+from common.i18n import current_language, localized
 
 register = template.Library()
 
 
 def current_lang() -> str:
-    """ "fr" when the active language is French, else "en" (the two languages cards carry)."""
-    return "fr" if (get_language() or "en").lower().startswith("fr") else "en"
-
-
-def _field(obj, name: str):
-    if isinstance(obj, dict):
-        return obj.get(name)
-    return getattr(obj, name, None)
+    """ "fr" when the active language is French, else "en" (the two languages cards carry).
+    Other apps import it under this name; it is `common.i18n.current_language`."""
+    return current_language()
 
 
 @register.filter
@@ -26,16 +21,12 @@ def loc(obj, field: str) -> str:
     """`{{ card|loc:"name" }}`: the French `name_fr` in French when set, else `name_en`."""
     if obj is None:
         return ""
-    if current_lang() == "fr":
-        value = _field(obj, f"{field}_fr")
-        if value:
-            return value
-    return _field(obj, f"{field}_en") or ""
+    return localized(obj, field, current_language())
 
 
 @register.filter
 def full_name(card) -> str:
-    return card.full_name(current_lang()) if card is not None else ""
+    return card.full_name(current_language()) if card is not None else ""
 
 
 @register.filter

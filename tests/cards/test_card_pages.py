@@ -542,14 +542,14 @@ def test_browse_overlong_query_is_a_syntax_error_not_500(client, db_cards):
 
 
 def test_stats_rows_leave_out_the_other_games_empty_fields():
-    from cards.views import stats_rows
+    from cards.presentation import stats_rows
 
     rows = stats_rows({"points": 5, "gold": None, "attacks": [], "speed": 5})
     assert [row["value"] for row in rows] == ["5", "5"]
 
 
 def test_stats_rows_summarise_attacks_in_words():
-    from cards.views import stats_rows
+    from cards.presentation import stats_rows
 
     attack = {"name_en": "Winter's Bite", "range": "melee", "to_hit": 4, "dice": [7, 5, 4]}
     (row,) = stats_rows({"attacks": [attack]})

@@ -8,10 +8,8 @@ import pytest
 from cards.requirements import (
     DIRECTIVE_TYPES,
     RECORD_TYPES,
-    CopyLimit,
     NameRef,
     RequirementSyntaxError,
-    Requires,
     UnknownRecordType,
     describe,
     parse_directives,
@@ -20,6 +18,7 @@ from cards.requirements import (
     parse_requirements,
     record_from_dict,
 )
+from cards.requirements.records import CopyLimit, Requires
 from tests.conftest import COMMUNITY_DATA_DIR
 
 WARCOUNCIL = Path("data") / "warcouncil"

@@ -1,10 +1,7 @@
-"""The `citadel-cards/1` file format (docs/citadel-json.md): read, validate, write.
+"""Reading a `citadel-cards/1` document: validate every field, produce `ImportRecords`.
 
-`records_from_document` turns a parsed document into `ImportRecords`; the community-data
-importer builds a document too and goes through the same function, so both sources are
-validated alike and share one writer (`cards.services.import_card_records`).
-`document_from_database` is the inverse, used by `export_cards`; `dump_document` writes it
-with a stable key order and one row per line, so regenerating gives an identical file.
+Every failure is a `CardImportError` naming the file and the JSON path (or, for a
+document the community-data importer built, the source file and row).
 """
 
 from __future__ import annotations
@@ -19,26 +16,23 @@ from cards.models import (
     FIGURE_KINDS,
     TACTICS_KINDS,
     TMG_KINDS,
-    Ability,
-    Card,
+    UNIT_STAT_FIELDS,
     CardKind,
-    Character,
-    Faction,
     Game,
-    Scenario,
     ScenarioKind,
     Tray,
     UnitType,
 )
 from cards.normalise import slug_key
 from cards.requirements import (
+    FACTION_RULE_TYPES,
     RECORD_CLASSES,
     RequirementSyntaxError,
     UnknownRecordType,
     parse_requirements,
 )
 
-from .records import (
+from ..records import (
     AbilityRecord,
     CardImportError,
     CardRecord,
@@ -49,8 +43,7 @@ from .records import (
     ScenarioRecord,
     SigilRecord,
 )
-
-FORMAT = "citadel-cards/1"
+from .schema import EXTRA_CARD_FIELDS, FORMAT
 
 _Implied = TypeVar("_Implied", CharacterRecord, AbilityRecord)
 
@@ -61,16 +54,6 @@ TRAYS = frozenset(Tray.values)
 SCENARIO_KINDS = frozenset(ScenarioKind.values)
 TMG_RANGES = frozenset({"melee", "short", "long"})
 TACTICS_RANGES = frozenset({"melee", "ranged"})
-
-#: Card fields beyond the model columns, kept in `Card.extra` under their own name.
-EXTRA_CARD_FIELDS: tuple[str, ...] = (
-    "tactics",  # a commander's tactics-card ids
-    "rules",  # rules-card ids printed on the card
-    "removes",  # tactics card: every basic-deck card id it replaces
-    "enemy",  # attachment joins an enemy unit
-    "aliases",  # other printed names of the card (War Council spelling)
-    "category",  # special card: faction / banners / poison / zone / tactics-board ...
-)
 
 _KNOWN_CARD_FIELDS = frozenset(
     [
@@ -92,12 +75,7 @@ _KNOWN_CARD_FIELDS = frozenset(
         "trigger",
         "points",
         "commander",
-        "unit_type",
-        "tray",
-        "speed",
-        "defense",
-        "morale",
-        "wounds",
+        *UNIT_STAT_FIELDS,
         "attacks",
         "commander_card",
         "replaces",
@@ -125,12 +103,6 @@ _KNOWN_SCENARIO_FIELDS = frozenset(
         "budget",
     ]
 )
-
-#: Keys whose values are prose; a stats-only document carries none of them.
-PROSE_KEYS = frozenset({"text", "trigger", "summary", "effect", "lore", "quote", "fluff"})
-
-
-# --------------------------------------------------------------------------- reading
 
 
 def read_citadel_json(path: str | Path) -> ImportRecords:
@@ -227,13 +199,12 @@ def known_requirement_types() -> dict[str, frozenset[str]]:
     """Record types a `requirements` list may hold -> fields a record of it must carry.
 
     The requirement parser's types (checked by their own `from_record`) and the faction
-    rules' types (`cards.faction_rules.FACTION_RULE_TYPES`).
+    rules' types (`cards.requirements.FACTION_RULE_TYPES`).
     """
-    from cards.faction_rules import FACTION_RULE_TYPES
+    return {**dict.fromkeys(RECORD_CLASSES, frozenset()), **FACTION_RULE_TYPES}
 
-    types: dict[str, frozenset[str]] = dict.fromkeys(RECORD_CLASSES, frozenset())
-    types.update(FACTION_RULE_TYPES)
-    return types
+
+_REQUIREMENT_TYPES = known_requirement_types()
 
 
 class _DocumentReader:
@@ -243,7 +214,6 @@ class _DocumentReader:
         self.file = file
         self.default_game = default_game
         self.origins = origins
-        self._requirement_types: dict[str, frozenset[str]] | None = None
         self._ability_names: dict[tuple[str, str], tuple[str, str]] = {}
         self._character_names: dict[str, tuple[str, str]] = {}
 
@@ -285,11 +255,16 @@ class _DocumentReader:
             raise self.fail(where, f"missing field {key!r} (English)")
         return en.strip(), fr.strip()
 
-    def prose(self, item: dict, key: str, where: str) -> tuple[str | None, str | None]:
-        """Like `i18n`, but an absent key (a stats-only file) is None: keep stored text."""
+    def texts(self, item: dict, key: str, where: str, *, required: bool = False) -> dict[str, str]:
+        """`i18n` as the record fields `<key>_en` and `<key>_fr`."""
+        en, fr = self.i18n(item, key, where, required=required)
+        return {f"{key}_en": en, f"{key}_fr": fr}
+
+    def prose(self, item: dict, key: str, where: str) -> dict[str, str | None]:
+        """Like `texts`, but an absent key (a stats-only file) is None: keep stored text."""
         if key not in item:
-            return None, None
-        return self.i18n(item, key, where)
+            return {f"{key}_en": None, f"{key}_fr": None}
+        return self.texts(item, key, where)
 
     def count(self, item: dict, key: str, where: str, *, label: str | None = None) -> int | None:
         """A non-negative integer or null."""
@@ -342,7 +317,7 @@ class _DocumentReader:
     def faction(self, item: Any, where: str) -> FactionRecord:
         item = self.obj(item, where)
         slug = self.text(item, "id", where, required=True)
-        name_en, name_fr = self.i18n(item, "name", where, required=True)
+        names = self.texts(item, "name", where, required=True)
         sigils = []
         for j, sigil in enumerate(item.get("sigils") or []):
             if isinstance(sigil, str):
@@ -356,8 +331,7 @@ class _DocumentReader:
         return FactionRecord(
             game=self.game_of(item, where),
             slug=slug,
-            name_en=name_en,
-            name_fr=name_fr,
+            **names,
             is_neutral=slug == "neutral" if neutral is None else self.flag(item, "neutral", where),
             warcouncil_code=self.count(item, "warcouncil_code", where),
             sort_order=_or_default(self.count(item, "order", where), 100),
@@ -366,24 +340,21 @@ class _DocumentReader:
 
     def character(self, item: Any, where: str) -> CharacterRecord:
         item = self.obj(item, where)
-        name_en, name_fr = self.i18n(item, "name", where, required=True)
-        key = self.text(item, "key", where) or slug_key(name_en)
-        return CharacterRecord(key=key, name_en=name_en, name_fr=name_fr)
+        names = self.texts(item, "name", where, required=True)
+        key = self.text(item, "key", where) or slug_key(names["name_en"])
+        return CharacterRecord(key=key, **names)
 
     def ability(self, item: Any, where: str) -> AbilityRecord:
         item = self.obj(item, where)
-        name_en, name_fr = self.i18n(item, "name", where, required=True)
-        text_en, text_fr = self.prose(item, "text", where)
-        trigger_en, trigger_fr = self.prose(item, "trigger", where)
+        names = self.texts(item, "name", where, required=True)
+        text = self.prose(item, "text", where)
+        trigger = self.prose(item, "trigger", where)
         return AbilityRecord(
             game=self.game_of(item, where),
-            key=self.text(item, "key", where) or slug_key(name_en),
-            name_en=name_en,
-            name_fr=name_fr,
-            text_en=text_en,
-            text_fr=text_fr,
-            trigger_en=trigger_en,
-            trigger_fr=trigger_fr,
+            key=self.text(item, "key", where) or slug_key(names["name_en"]),
+            **names,
+            **text,
+            **trigger,
             icons=self.strings(item, "icons", where),
             version=self.text(item, "version", where),
         )
@@ -410,10 +381,10 @@ class _DocumentReader:
         game_kinds = TMG_KINDS if game == Game.TMG else TACTICS_KINDS
         if game in (Game.TMG, Game.TACTICS) and kind not in game_kinds:
             raise self.fail(where, f"kind {kind!r} is not a {game} card kind")
-        name_en, name_fr = self.i18n(item, "name", where, required=True)
-        title_en, title_fr = self.i18n(item, "title", where)
-        text_en, text_fr = self.prose(item, "text", where)
-        trigger_en, trigger_fr = self.prose(item, "trigger", where)
+        names = self.texts(item, "name", where, required=True)
+        titles = self.texts(item, "title", where)
+        text = self.prose(item, "text", where)
+        trigger = self.prose(item, "trigger", where)
         faction = item.get("faction")
         if faction is not None and not isinstance(faction, str):
             raise self.fail(where, "'faction' must be a slug or null")
@@ -421,27 +392,23 @@ class _DocumentReader:
         if item.get("character"):
             characters += [c for c in self.strings(item, "character", where) if c not in characters]
         for key in characters:
-            self._character_names.setdefault(key, (name_en, name_fr))
+            self._character_names.setdefault(key, (names["name_en"], names["name_fr"]))
         record = CardRecord(
             game=game,
             external_id=external_id,
             kind=kind,
             faction=faction or None,
             sigil=self.text(item, "sigil", where) or None,
-            name_en=name_en,
-            name_fr=name_fr,
-            title_en=title_en,
-            title_fr=title_fr,
+            **names,
+            **titles,
             version=self.text(item, "version", where),
             characters=characters,
             is_character=self.flag(item, "is_character", where) or bool(characters),
             abilities=self._card_abilities(item, game, where),
             requirements=self._requirements(item, external_id, where),
             boxes=self.strings(item, "boxes", where),
-            text_en=text_en,
-            text_fr=text_fr,
-            trigger_en=trigger_en,
-            trigger_fr=trigger_fr,
+            **text,
+            **trigger,
             origin=origin,
         )
         if kind in TMG_KINDS:
@@ -475,12 +442,19 @@ class _DocumentReader:
             if key in item:
                 self.strings(item, key, where)
 
-    def _tmg_attack(self, attack: Any, where: str) -> dict[str, Any]:
+    def _attack_head(
+        self, attack: Any, where: str, ranges: frozenset[str]
+    ) -> tuple[dict, dict[str, Any]]:
+        """The attack object, and its name and range (what both games' attacks carry)."""
         attack = self.obj(attack, where)
-        name_en, name_fr = self.i18n(attack, "name", where)
+        names = self.texts(attack, "name", where)
         attack_range = self.text(attack, "range", where, required=True)
-        if attack_range not in TMG_RANGES:
+        if attack_range not in ranges:
             raise self.fail(where, f"unknown attack range {attack_range!r}")
+        return attack, {**names, "range": attack_range}
+
+    def _tmg_attack(self, attack: Any, where: str) -> dict[str, Any]:
+        attack, head = self._attack_head(attack, where, TMG_RANGES)
         dice = attack.get("dice") or []
         if isinstance(dice, int) and not isinstance(dice, bool):
             dice = [dice]
@@ -488,13 +462,7 @@ class _DocumentReader:
             isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in dice
         ):
             raise self.fail(where, "'dice' must be a list of non-negative integers")
-        return {
-            "name_en": name_en,
-            "name_fr": name_fr,
-            "range": attack_range,
-            "to_hit": self.count(attack, "to_hit", where),
-            "dice": dice,
-        }
+        return {**head, "to_hit": self.count(attack, "to_hit", where), "dice": dice}
 
     def _tactics_fields(self, item: dict, record: CardRecord, where: str) -> None:
         cost = item.get("cost")
@@ -521,32 +489,14 @@ class _DocumentReader:
         ]
 
     def _tactics_attack(self, attack: Any, where: str) -> dict[str, Any]:
-        attack = self.obj(attack, where)
-        name_en, name_fr = self.i18n(attack, "name", where)
-        attack_range = self.text(attack, "range", where, required=True)
-        if attack_range not in TACTICS_RANGES:
-            raise self.fail(where, f"unknown attack range {attack_range!r}")
+        attack, head = self._attack_head(attack, where, TACTICS_RANGES)
         upgrades = []
         for j, upgrade in enumerate(attack.get("upgrades") or []):
             upgrade = self.obj(upgrade, f"{where}.upgrades[{j}]")
-            effect_en, effect_fr = self.i18n(upgrade, "effect", where)
-            upgrades.append(
-                {
-                    "cost": self.count(upgrade, "cost", where),
-                    "effect_en": effect_en,
-                    "effect_fr": effect_fr,
-                }
-            )
-        return {
-            "name_en": name_en,
-            "name_fr": name_fr,
-            "range": attack_range,
-            "ap": self.count(attack, "ap", where),
-            "dice": self.count(attack, "dice", where),
-            "to_hit": self.count(attack, "to_hit", where),
-            "spend": self.count(attack, "spend", where),
-            "upgrades": upgrades,
-        }
+            effect = self.texts(upgrade, "effect", where)
+            upgrades.append({"cost": self.count(upgrade, "cost", where), **effect})
+        counts = {key: self.count(attack, key, where) for key in ("ap", "dice", "to_hit", "spend")}
+        return {**head, **counts, "upgrades": upgrades}
 
     def _card_abilities(self, item: dict, game: str, where: str) -> list[str]:
         keys = []
@@ -574,19 +524,17 @@ class _DocumentReader:
                 raise self.fail(where, f"{exc.message} {exc.text!r}") from exc
         if not isinstance(value, list):
             raise self.fail(where, "'requirements' must be a list of records or a string")
-        if self._requirement_types is None:
-            self._requirement_types = known_requirement_types()
         for j, record in enumerate(value):
             record = self.obj(record, f"{where}.requirements[{j}]")
             kind = record.get("type")
-            if kind not in self._requirement_types:
+            if kind not in _REQUIREMENT_TYPES:
                 raise self.fail(where, f"unknown requirement type {kind!r}")
             if kind in RECORD_CLASSES:
                 try:
                     RECORD_CLASSES[kind].from_record(record)
                 except (KeyError, TypeError, ValueError, UnknownRecordType) as exc:
                     raise self.fail(where, f"malformed {kind!r} requirement: {exc}") from exc
-            missing = self._requirement_types[kind] - record.keys()
+            missing = _REQUIREMENT_TYPES[kind] - record.keys()
             if missing:
                 raise self.fail(where, f"{kind!r} requirement lacks {sorted(missing)}")
         return value
@@ -597,8 +545,8 @@ class _DocumentReader:
         slug = self.text(item, "id", where, required=True)
         default_kind = ScenarioKind.GAME_MODE if game == Game.TMG else ScenarioKind.SCENARIO
         kind = self.choice(item, "kind", where, SCENARIO_KINDS) or default_kind
-        name_en, name_fr = self.i18n(item, "name", where, required=True)
-        summary_en, summary_fr = self.i18n(item, "summary", where)
+        names = self.texts(item, "name", where, required=True)
+        summary = self.texts(item, "summary", where)
         budget = item.get("budget")
         coins: dict[str, int | None] = {"gold": None, "silver": None, "copper": None}
         if budget is not None:
@@ -612,10 +560,8 @@ class _DocumentReader:
             game=game,
             slug=slug,
             kind=kind,
-            name_en=name_en,
-            name_fr=name_fr,
-            summary_en=summary_en,
-            summary_fr=summary_fr,
+            **names,
+            **summary,
             tournament_legal=legal,
             deployment=self._json_object(item, "deployment", where),
             objectives=self._json_object(item, "objectives", where),
@@ -660,262 +606,3 @@ def _implied(record: _Implied) -> _Implied:
 
 def _or_default(value: int | None, default: int) -> int:
     return default if value is None else value
-
-
-# --------------------------------------------------------------------------- writing
-
-
-def document_from_database(*, game: str, stats_only: bool, source: str) -> dict[str, Any]:
-    """The whole card pool of one game as a citadel-cards/1 document.
-
-    `stats_only` leaves out every prose field (card and ability text, triggers, scenario
-    summaries, attack-upgrade effects): what remains may be committed and shipped.
-    """
-    # Sorted in Python, not by the database: collations differ between SQLite and PostgreSQL.
-    cards = sorted(
-        Card.objects.filter(game=game)
-        .select_related("faction", "sigil", "commander_card", "replaces")
-        .prefetch_related("characters", "card_abilities__ability"),
-        key=lambda card: card.external_id,
-    )
-    character_keys = {c.key for card in cards for c in card.characters.all()}
-    factions = sorted(
-        Faction.objects.filter(game=game).prefetch_related("sigils"),
-        key=lambda f: (f.sort_order, f.slug),
-    )
-    document: dict[str, Any] = {
-        "format": FORMAT,
-        "game": game,
-        "source": source,
-        "factions": [_faction_out(f) for f in factions],
-        "characters": [
-            _character_out(c)
-            for c in sorted(Character.objects.filter(key__in=character_keys), key=_by_key)
-        ],
-        "abilities": [
-            _ability_out(a, stats_only)
-            for a in sorted(Ability.objects.filter(game=game), key=_by_key)
-        ],
-        "cards": [_card_out(card, stats_only) for card in cards],
-        "scenarios": [
-            _scenario_out(s, stats_only)
-            for s in sorted(
-                Scenario.objects.filter(game=game), key=lambda s: (s.sort_order, s.slug)
-            )
-        ],
-    }
-    if stats_only:
-        assert_no_prose(document)
-    return document
-
-
-def _by_key(row: Character | Ability) -> str:
-    return row.key
-
-
-_LEADING_KEYS = {"type": 0, "name": 1, "title": 2}
-
-
-def _canonical(value: Any) -> Any:
-    """JSON-field content with a fixed key order (type, name, title, then sorted): PostgreSQL's
-    jsonb does not keep the order a dict was written in, SQLite does."""
-    if isinstance(value, dict):
-        keys = sorted(value, key=lambda k: (_LEADING_KEYS.get(k, len(_LEADING_KEYS)), k))
-        return {key: _canonical(value[key]) for key in keys}
-    if isinstance(value, list):
-        return [_canonical(item) for item in value]
-    return value
-
-
-def assert_no_prose(document: dict[str, Any]) -> None:
-    """Raise `ValueError` if a stats-only document carries any prose value."""
-
-    def walk(value: Any, path: str) -> None:
-        if isinstance(value, dict):
-            for key, child in value.items():
-                if key in PROSE_KEYS and child not in (None, "", [], {}):
-                    raise ValueError(f"prose field {path}.{key} in a stats-only export")
-                walk(child, f"{path}.{key}")
-        elif isinstance(value, list):
-            for i, child in enumerate(value):
-                walk(child, f"{path}[{i}]")
-
-    for section in ("factions", "characters", "abilities", "cards", "scenarios"):
-        walk(document.get(section, []), section)
-
-
-def _i18n(en: str, fr: str) -> dict[str, str]:
-    return {"en": en, "fr": fr}
-
-
-def _faction_out(faction: Faction) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "id": faction.slug,
-        "name": _i18n(faction.name_en, faction.name_fr),
-        "neutral": faction.is_neutral,
-        "warcouncil_code": faction.warcouncil_code,
-        "order": faction.sort_order,
-    }
-    sigils = [
-        {"id": s.slug, "name": _i18n(s.name_en, s.name_fr)}
-        for s in sorted(faction.sigils.all(), key=lambda s: s.slug)
-    ]
-    if sigils:
-        out["sigils"] = sigils
-    return out
-
-
-def _character_out(character: Character) -> dict[str, Any]:
-    return {"key": character.key, "name": _i18n(character.name_en, character.name_fr)}
-
-
-def _ability_out(ability: Ability, stats_only: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"key": ability.key, "name": _i18n(ability.name_en, ability.name_fr)}
-    if ability.icons:
-        out["icons"] = ability.icons
-    if ability.version:
-        out["version"] = ability.version
-    if not stats_only:
-        out["text"] = _i18n(ability.text_en, ability.text_fr)
-        out["trigger"] = _i18n(ability.trigger_en, ability.trigger_fr)
-    return out
-
-
-def _card_out(card: Card, stats_only: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "id": card.external_id,
-        "kind": card.kind,
-        "faction": card.faction.slug if card.faction else None,
-    }
-    if card.sigil:
-        out["sigil"] = card.sigil.slug
-    out["name"] = _i18n(card.name_en, card.name_fr)
-    if card.title_en or card.title_fr:
-        out["title"] = _i18n(card.title_en, card.title_fr)
-    if card.version:
-        out["version"] = card.version
-    characters = sorted(c.key for c in card.characters.all())
-    if characters:
-        out["characters"] = characters
-    if card.is_character:
-        out["is_character"] = True
-    if card.kind in TMG_KINDS:
-        _tmg_out(card, out)
-    else:
-        _tactics_out(card, out, stats_only)
-    abilities = [link.ability.key for link in card.card_abilities.all()]
-    if abilities:
-        out["abilities"] = abilities
-    if card.requirements:
-        out["requirements"] = _canonical(card.requirements)
-    if card.boxes:
-        out["boxes"] = card.boxes
-    for key in EXTRA_CARD_FIELDS:
-        if card.extra.get(key) not in (None, "", []):
-            out[key] = _canonical(card.extra[key])
-    if not stats_only and (card.text_en or card.text_fr or card.trigger_en or card.trigger_fr):
-        out["text"] = _i18n(card.text_en, card.text_fr)
-        out["trigger"] = _i18n(card.trigger_en, card.trigger_fr)
-    return out
-
-
-def _tmg_out(card: Card, out: dict[str, Any]) -> None:
-    if card.is_commander:
-        out["commander"] = True
-    if card.points is not None:
-        out["points"] = card.points
-    for key in ("unit_type", "tray"):
-        if getattr(card, key):
-            out[key] = getattr(card, key)
-    for key in ("speed", "defense", "morale", "wounds"):
-        if getattr(card, key) is not None:
-            out[key] = getattr(card, key)
-    if card.attacks:
-        out["attacks"] = [
-            {
-                "name": _i18n(a.get("name_en", ""), a.get("name_fr", "")),
-                "range": a["range"],
-                "to_hit": a.get("to_hit"),
-                "dice": a.get("dice", []),
-            }
-            for a in card.attacks
-        ]
-    if card.commander_card:
-        out["commander_card"] = card.commander_card.external_id
-    if card.replaces:
-        out["replaces"] = card.replaces.external_id
-
-
-def _tactics_out(card: Card, out: dict[str, Any], stats_only: bool) -> None:
-    out["cost"] = card.coins()
-    if card.mounted:
-        out["mounted"] = True
-    for key in ("will", "defense", "wounds"):
-        if getattr(card, key) is not None:
-            out[key] = getattr(card, key)
-    if card.attacks:
-        out["attacks"] = [_tactics_attack_out(a, stats_only) for a in card.attacks]
-    if card.carriers:
-        out["carriers"] = card.carriers
-    if card.is_unique:
-        out["unique"] = True
-
-
-def _tactics_attack_out(attack: dict[str, Any], stats_only: bool) -> dict[str, Any]:
-    out = {
-        "name": _i18n(attack.get("name_en", ""), attack.get("name_fr", "")),
-        "range": attack["range"],
-    }
-    for key in ("ap", "dice", "to_hit", "spend"):
-        out[key] = attack.get(key)
-    upgrades = []
-    for upgrade in attack.get("upgrades") or []:
-        item: dict[str, Any] = {"cost": upgrade.get("cost")}
-        if not stats_only:
-            item["effect"] = _i18n(upgrade.get("effect_en", ""), upgrade.get("effect_fr", ""))
-        upgrades.append(item)
-    if upgrades:
-        out["upgrades"] = upgrades
-    return out
-
-
-def _scenario_out(scenario: Scenario, stats_only: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "id": scenario.slug,
-        "kind": scenario.kind,
-        "name": _i18n(scenario.name_en, scenario.name_fr),
-        "order": scenario.sort_order,
-    }
-    if not stats_only:
-        out["summary"] = _i18n(scenario.summary_en, scenario.summary_fr)
-    for key in ("tournament_legal", "rounds"):
-        if getattr(scenario, key) is not None:
-            out[key] = getattr(scenario, key)
-    for key in ("deployment", "objectives", "scoring", "special_components"):
-        if getattr(scenario, key):
-            out[key] = _canonical(getattr(scenario, key))
-    if scenario.budget is not None:
-        out["budget"] = scenario.budget
-    return out
-
-
-def dump_document(document: dict[str, Any]) -> str:
-    """JSON text with one row per line: small, stable and readable in a diff."""
-    lines = ["{"]
-    items = list(document.items())
-    for i, (key, value) in enumerate(items):
-        comma = "," if i < len(items) - 1 else ""
-        if isinstance(value, list) and value:
-            lines.append(f"  {json.dumps(key)}: [")
-            rows = [_compact(row) for row in value]
-            lines.extend(f"    {row}," for row in rows[:-1])
-            lines.append(f"    {rows[-1]}")
-            lines.append(f"  ]{comma}")
-        else:
-            lines.append(f"  {json.dumps(key)}: {_compact(value)}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
