@@ -8,7 +8,7 @@ for the list's canonical text (tactics deck included): both go through
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -28,6 +28,7 @@ from common.i18n import Bilingual, Message, _
 
 from .hosts import check_hosts, may_be_chosen_commander
 from .models import ArmyList, EntryRole, ListEntry, Visibility
+from .placements import PlacementCheck
 
 # --- access ------------------------------------------------------------------------------------
 
@@ -379,13 +380,50 @@ def list_state(army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = 
 
 
 @dataclass(frozen=True)
-class HostOption:
-    host: ListEntry
+class PlacementOption:
+    """A candidate for a card that joins another (a combat unit for a TMG attachment, a
+    figure for a Tactics item): allowed or not, and why."""
+
+    candidate: ListEntry
     allowed: bool
-    reasons: tuple[dict, ...] = ()  # findings (contract shape) that rule this host out
-    side_effects: tuple[dict, ...] = ()  # list-wide findings adding it would cause
+    reasons: tuple[dict, ...] = ()  # findings (contract shape) that rule this candidate out
+    side_effects: tuple[dict, ...] = ()  # list-wide findings taking the card would cause
     resolves: tuple[str, ...] = ()  # finding codes it would clear
-    current: bool = False  # the attachment being moved is already here
+    current: bool = False  # the entry being moved is already here
+
+    @property
+    def host(self) -> ListEntry:
+        return self.candidate
+
+    holder = host
+
+
+def placement_options(
+    entries: Iterable[ListEntry],
+    refs: dict[int, str],
+    checks: Iterable[PlacementCheck],
+    *,
+    moving: ListEntry | None,
+    lang: str,
+) -> list[PlacementOption]:
+    """The saved entries the placement checks were run on, with their verdicts."""
+    by_ref = {check.ref: check for check in checks}
+    options = []
+    for entry in entries:
+        check = by_ref.get(refs.get(entry.pk, ""))
+        if check is None:
+            continue
+        options.append(
+            PlacementOption(
+                candidate=entry,
+                allowed=check.allowed,
+                reasons=findings_json(check.reasons, lang=lang),
+                side_effects=findings_json(check.side_effects, lang=lang),
+                resolves=check.resolves,
+                current=moving is not None and moving.parent_id == entry.pk,
+            )
+        )
+    return options
 
 
 def host_options(
@@ -395,7 +433,7 @@ def host_options(
     moving: ListEntry | None = None,
     lang: str = "en",
     pool: TmgPool | None = None,
-) -> list[HostOption]:
+) -> list[PlacementOption]:
     """For each combat unit: may `attachment_card` go there, and if not, why not. Found by
     running the validator with the attachment added to that unit (see lists.hosts)."""
     pool = pool or tmg_pool()
@@ -406,25 +444,5 @@ def host_options(
     draft = built.draft
     if moving is not None and moving.pk in built.refs:
         draft = draft.without(built.refs[moving.pk])
-    checks = {
-        check.ref: check
-        for check in check_hosts(draft, pool.context_for(army_list.faction.slug), facts)
-    }
-    options = []
-    for entry in built.entries:
-        if entry.role != EntryRole.UNIT or entry.pk not in built.refs:
-            continue
-        check = checks.get(built.refs[entry.pk])
-        if check is None:
-            continue
-        options.append(
-            HostOption(
-                host=entry,
-                allowed=check.allowed,
-                reasons=findings_json(check.reasons, lang=lang),
-                side_effects=findings_json(check.side_effects, lang=lang),
-                resolves=check.resolves,
-                current=moving is not None and moving.parent_id == entry.pk,
-            )
-        )
-    return options
+    checks = check_hosts(draft, pool.context_for(army_list.faction.slug), facts)
+    return placement_options(built.entries, built.refs, checks, moving=moving, lang=lang)

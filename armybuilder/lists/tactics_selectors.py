@@ -19,7 +19,6 @@ from armybuilder.findings import Finding
 from armybuilder.models import Collection
 from armybuilder.pool import TacticsPool, tactics_pool
 from armybuilder.result import CheckResult
-from armybuilder.serializers import findings_json
 from armybuilder.tactics.check import scenario_label
 from armybuilder.tactics.draft import (
     COIN_TYPES,
@@ -34,7 +33,13 @@ from armybuilder.tactics.text import write_warband_text
 from cards.models import Card, CardKind, Game
 
 from .models import ArmyList, ListEntry
-from .selectors import CheckedState, missing_card, saved_entries
+from .selectors import (
+    CheckedState,
+    PlacementOption,
+    missing_card,
+    placement_options,
+    saved_entries,
+)
 from .tactics_holders import check_holders, counterpart
 
 KIND_ORDER = {"hero": 0, "champion": 1, "soldier": 2}
@@ -289,15 +294,6 @@ def pickable_tactics_cards(army_list: ArmyList) -> QuerySet[Card]:
     )
 
 
-@dataclass(frozen=True)
-class HolderOption:
-    holder: ListEntry
-    allowed: bool
-    reasons: tuple[dict, ...] = ()  # findings (contract shape) that rule this figure out
-    side_effects: tuple[dict, ...] = ()  # warband-wide findings buying the item causes
-    current: bool = False  # the item being moved is already here
-
-
 def holder_options(
     army_list: ArmyList,
     item_card: Card,
@@ -305,7 +301,7 @@ def holder_options(
     moving: ListEntry | None = None,
     lang: str = "en",
     pool: TacticsPool | None = None,
-) -> list[HolderOption]:
+) -> list[PlacementOption]:
     """For each figure: may it carry `item_card`, and if not, why not. Found by running the
     validator with the item given to that figure (see lists.tactics_holders)."""
     pool = pool or tactics_pool()
@@ -317,22 +313,5 @@ def holder_options(
     if moving is not None and moving.pk in built.refs:
         ref = built.refs[moving.pk]
         draft = replace(draft, equipment=tuple(e for e in draft.equipment if e.ref != ref))
-    checks = {
-        check.ref: check
-        for check in check_holders(draft, warband_context(army_list, pool), item)
-    }
-    options = []
-    for entry in built.entries:
-        check = checks.get(built.refs.get(entry.pk, ""))
-        if check is None:
-            continue
-        options.append(
-            HolderOption(
-                holder=entry,
-                allowed=check.allowed,
-                reasons=findings_json(check.reasons, lang=lang),
-                side_effects=findings_json(check.side_effects, lang=lang),
-                current=moving is not None and moving.parent_id == entry.pk,
-            )
-        )
-    return options
+    checks = check_holders(draft, warband_context(army_list, pool), item)
+    return placement_options(built.entries, built.refs, checks, moving=moving, lang=lang)
