@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from armybuilder.findings import Finding, Severity, is_legal
-from common.i18n import pick
 
 if TYPE_CHECKING:
     from armybuilder.tactics.draft import Coins, WarbandDraft
+    from armybuilder.tmg.deck import DeckCard
     from armybuilder.tmg.draft import ArmyDraft
 
 
@@ -65,20 +65,6 @@ class CoinTotals:
 
     spent: Coins
     budget: Coins | None
-
-
-@dataclass(frozen=True)
-class DeckCard:
-    """TMG: one tactics card of the army's deck."""
-
-    id: str
-    name_en: str
-    name_fr: str
-    copies: int
-    source: str  # "faction" or "commander"
-
-    def label(self, lang: str = "en") -> str:
-        return pick(lang, self.name_en, self.name_fr)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from rest_framework import serializers
 from armybuilder.checking import GAMES, BatchItem, BatchResult
 from armybuilder.findings import Finding
 from armybuilder.result import CheckResult, ResultEntry
-from common.i18n import card_language
+from armybuilder.tmg.deck import DeckCard
+from common.i18n import card_language, pick
 
 
 def _lang(serializer: serializers.BaseSerializer, result: CheckResult | None = None) -> str:
@@ -77,13 +78,13 @@ class CoinsSerializer(serializers.Serializer):
 
 @extend_schema_serializer(component_name="DeckCardSchema")
 class DeckCardSerializer(serializers.Serializer):
-    id = serializers.CharField()
+    id = serializers.CharField(source="card_id")
     name = serializers.SerializerMethodField()
     copies = serializers.IntegerField()
     source = serializers.CharField()
 
-    def get_name(self, card) -> str:
-        return card.label(_lang(self))
+    def get_name(self, card: DeckCard) -> str:
+        return pick(_lang(self), card.name_en, card.name_fr)
 
 
 def _tmg_entry(entry: ResultEntry, lang: str) -> dict[str, Any]:

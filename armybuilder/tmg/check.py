@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from armybuilder.findings import Finding
 from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code, looks_like_share_code
-from armybuilder.result import CheckResult, DeckCard, PointsTotals, ResultEntry, in_display_order
+from armybuilder.result import CheckResult, PointsTotals, ResultEntry, in_display_order
 from common.i18n import _
 
 from .deck import build_tactics_deck
@@ -94,16 +94,7 @@ def check_draft(
             )
             for row in rows
         ),
-        deck=tuple(
-            DeckCard(
-                id=card.card_id,
-                name_en=card.name_en,
-                name_fr=card.name_fr,
-                copies=card.copies,
-                source=card.source,
-            )
-            for card in build_tactics_deck(draft, context)
-        ),
+        deck=build_tactics_deck(draft, context),
         text=write_tmg_text(draft, faction_names=pool.faction_names, lang=lang),
     )
 

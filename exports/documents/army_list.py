@@ -21,7 +21,7 @@ from armybuilder.serializers import findings_json
 from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
 from cards.models import Card, Game
 from cards.presentation import attack_rows
-from common.i18n import localized
+from common.i18n import localized, pick
 from rules.selectors import sections_for_terms
 
 from . import selectors
@@ -193,10 +193,11 @@ def army_list_context(result: CheckResult, language: str) -> dict:
         "list_name": result.name,
     }
     ids = [entry.card.id for entry in result.entries]
-    cards = selectors.cards_by_external_id(game, [*ids, *(card.id for card in result.deck)])
+    deck_ids = [card.card_id for card in result.deck]
+    cards = selectors.cards_by_external_id(game, [*ids, *deck_ids])
     deck = [
-        {"name": card.label(language), "copies": card.copies, "source": card.source,
-         "card": cards.get(card.id)}
+        {"name": pick(language, card.name_en, card.name_fr), "copies": card.copies,
+         "source": card.source, "card": cards.get(card.card_id)}
         for card in result.deck
     ]  # fmt: skip
     if result.points is not None:
