@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from common.i18n import Bilingual, Localizable
 
@@ -31,9 +32,9 @@ class Finding:
     severity: Severity = Severity.ERROR
     entries: tuple[str, ...] = ()
     fix: Localizable | None = None
-    data: dict = field(default_factory=dict, compare=False, hash=False)
+    data: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
-    def to_dict(self, lang: str = "en", *, rule_url: str | None = None) -> dict:
+    def to_dict(self, lang: str = "en", *, rule_url: str | None = None) -> dict[str, Any]:
         payload = {
             "code": self.code,
             "severity": str(self.severity),

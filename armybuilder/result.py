@@ -22,12 +22,17 @@ if TYPE_CHECKING:
 
 
 class CardLike(Protocol):
-    """What a result entry needs of a card, in either game."""
+    """What a result entry needs of a card, in either game (read-only, so that frozen
+    dataclasses match)."""
 
-    id: str
-    faction: str | None
-    name_en: str
-    name_fr: str
+    @property
+    def id(self) -> str: ...
+    @property
+    def faction(self) -> str | None: ...
+    @property
+    def name_en(self) -> str: ...
+    @property
+    def name_fr(self) -> str: ...
 
     def label(self, lang: str = "en") -> str: ...
 

@@ -8,15 +8,10 @@ community data when --community is given, then times a fixed set of queries.
 """
 
 import argparse
-import os
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from harness import import_card_snapshot, percentile, scratch_folder, start_django
 
 QUERIES = [
     "jaime",
@@ -34,24 +29,14 @@ QUERIES = [
 ]
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))
-    return ordered[index]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--community", help="path to asoiaf-tmg-data (default: shipped snapshot)")
     parser.add_argument("--repeat", type=int, default=50)
     args = parser.parse_args()
 
-    scratch = tempfile.mkdtemp(prefix="citadel-bench-")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-    import django
-
-    django.setup()
+    scratch_folder()
+    start_django()
     from django.core.management import call_command
     from django.db import connection
 
@@ -61,20 +46,18 @@ def main() -> None:
     print(f"database: {connection.vendor}")
     call_command("migrate", verbosity=0)
 
-    started = time.perf_counter()
-    if args.community:
-        call_command("import_cards", "--source", "asoiaf-tmg-data", args.community, "--no-progress")
-    else:
-        snapshot = ROOT / "cards" / "data" / "tmg-cards-snapshot.json"
-        call_command("import_cards", "--source", "citadel-json", str(snapshot), "--no-progress")
-    import_seconds = time.perf_counter() - started
+    def import_cards() -> float:
+        started = time.perf_counter()
+        if args.community:
+            call_command(
+                "import_cards", "--source", "asoiaf-tmg-data", args.community, "--no-progress"
+            )
+        else:
+            import_card_snapshot(quiet=False)
+        return time.perf_counter() - started
 
-    started = time.perf_counter()
-    if args.community:
-        call_command("import_cards", "--source", "asoiaf-tmg-data", args.community, "--no-progress")
-    else:
-        call_command("import_cards", "--source", "citadel-json", str(snapshot), "--no-progress")
-    reimport_seconds = time.perf_counter() - started
+    import_seconds = import_cards()
+    reimport_seconds = import_cards()  # nothing changed: every card is skipped
 
     print(f"cards: {Card.objects.count()}")
     print(f"import: {import_seconds:.2f} s   re-import (no change): {reimport_seconds:.2f} s")

@@ -21,18 +21,11 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from harness import ROOT, migrate_with_cards, percentile, scratch_folder, start_django
+
 POLL_SECONDS = 0.02
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def summary(label: str, seconds: list[float], pages: int) -> None:
@@ -45,22 +38,12 @@ def summary(label: str, seconds: list[float], pages: int) -> None:
 
 def setup_data():
     from django.contrib.auth.models import User
-    from django.core.management import call_command
 
     from rules.models import Rulebook
     from tests.conftest import SHARED_DIR
     from tests.rules.test_search_relevance import import_real_books
 
-    call_command("migrate", verbosity=0)
-    snapshot = ROOT / "cards" / "data" / "tmg-cards-snapshot.json"
-    call_command(
-        "import_cards",
-        "--source",
-        "citadel-json",
-        str(snapshot),
-        "--no-progress",
-        stdout=io.StringIO(),
-    )
+    migrate_with_cards()
     with contextlib.redirect_stdout(io.StringIO()):  # the importer's reports
         import_real_books(SHARED_DIR / "rulebooks")
     user = User.objects.create_user("bench", password="bench-password-1")
@@ -116,16 +99,12 @@ def main() -> None:
     parser.add_argument("--in-process", action="store_true", help="no broker, no worker")
     args = parser.parse_args()
 
-    scratch = tempfile.mkdtemp(prefix="citadel-bench-exports-")
+    scratch = scratch_folder("citadel-bench-exports-")
     redis_url = "" if args.in_process else (args.redis or "redis://127.0.0.1:6379/13")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
     os.environ["MEDIA_ROOT"] = f"{scratch}/media"
     os.environ["CITADEL_EXPORT_RATE"] = "100000/hour"
     os.environ["REDIS_URL"] = redis_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-    import django
-
-    django.setup()
+    start_django()
     from rest_framework.test import APIClient
 
     started = time.perf_counter()

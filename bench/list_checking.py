@@ -10,18 +10,13 @@ Loads the shipped snapshot into a scratch SQLite database (or DATABASE_URL), the
 """
 
 import argparse
-import io
 import json
-import os
 import statistics
-import sys
-import tempfile
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from harness import ROOT, migrate_with_cards, scratch_folder, start_django
+
 REAL_LISTS = ROOT / "tests" / "armybuilder" / "real_lists"
 
 
@@ -30,13 +25,8 @@ def main() -> None:
     parser.add_argument("--lists", type=int, default=1000)
     args = parser.parse_args()
 
-    scratch = tempfile.mkdtemp(prefix="citadel-bench-")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{scratch}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    scratch_folder()
+    start_django()
     from django.test import Client
 
     from armybuilder.checking import check_many
@@ -46,16 +36,7 @@ def main() -> None:
     from armybuilder.tmg.rulesets import get_ruleset
     from armybuilder.tmg.validator import validate_army
 
-    call_command("migrate", verbosity=0)
-    snapshot = ROOT / "cards" / "data" / "tmg-cards-snapshot.json"
-    call_command(
-        "import_cards",
-        "--source",
-        "citadel-json",
-        str(snapshot),
-        "--no-progress",
-        stdout=io.StringIO(),
-    )
+    migrate_with_cards()
     texts = [path.read_text(encoding="utf-8") for path in sorted(REAL_LISTS.glob("*.txt"))]
 
     started = time.perf_counter()
@@ -92,7 +73,7 @@ def main() -> None:
     service_seconds = time.perf_counter() - started
     print(
         f"check-batch service, {args.lists} lists: {service_seconds:.2f} s "
-        f"({args.lists / service_seconds:,.0f} lists/s), legal {result['summary']['legal']}"
+        f"({args.lists / service_seconds:,.0f} lists/s), legal {result.summary.legal}"
     )
 
     client = Client()

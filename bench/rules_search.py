@@ -23,16 +23,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from harness import percentile, start_django
 
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))
-    return ordered[index]
+# What a varied copy of a section keeps (its body is varied, its search columns reindexed).
+COPIED_FIELDS = ("slug", "position", "depth", "kind", "heading", "body", "rule_key")
 
 
 def vary(text: str, rng: random.Random) -> str:
@@ -70,23 +65,9 @@ def build_corpus(target: int) -> tuple[int, float, float]:
             copy = Rulebook.objects.create(
                 slug=f"{book.slug}-copy-{n:03d}", lang=book.lang, game=book.game, title=book.title
             )
-            rows = Section.objects.filter(book=book).values_list(
-                "slug", "position", "depth", "kind", "heading", "body", "rule_key"
-            )
+            rows = Section.objects.filter(book=book).values(*COPIED_FIELDS)
             Section.objects.bulk_create(
-                [
-                    Section(
-                        book=copy,
-                        slug=slug,
-                        position=position,
-                        depth=depth,
-                        kind=kind,
-                        heading=heading,
-                        body=vary(body, rng),
-                        rule_key=rule_key,
-                    )
-                    for slug, position, depth, kind, heading, body, rule_key in rows
-                ],
+                [Section(book=copy, **{**row, "body": vary(row["body"], rng)}) for row in rows],
                 batch_size=1000,
             )
             new_books.append(copy)
@@ -101,10 +82,7 @@ def build_corpus(target: int) -> tuple[int, float, float]:
 
 def run_backend(args) -> None:
     """One backend, in this process: DATABASE_URL is set by the parent."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-    import django
-
-    django.setup()
+    start_django()
     from django.core.management import call_command
     from django.db import connection
 

@@ -37,7 +37,7 @@ from armybuilder.checking import CheckError, detect_game
 from armybuilder.lists.selectors import get_list_for_viewer
 from rules.models import Rulebook, Section
 
-from . import selectors
+from . import dispatch, selectors
 from .documents import DocumentError, RenderedDocument, render_pdf
 from .models import ExportJob, ExportKind, ExportStatus
 
@@ -194,13 +194,11 @@ def create_export(*, kind: str, params: dict, language: str, viewer: ExportViewe
 def dispatch_export(*, job_id: UUID) -> None:
     """Send the job's task. A broker that cannot be reached fails the job with a message
     instead of leaving it queued with no message to run it."""
-    from .tasks import run_export_job  # the task module imports this one
-
-    if run_export_job.app.conf.task_always_eager:
+    if dispatch.runs_in_process():
         _run_in_process(job_id=job_id)
         return
     try:
-        run_export_job.delay(str(job_id))
+        dispatch.send_run_export(job_id=job_id)
     except BrokerUnavailable:
         logger.exception("export %s: the broker cannot be reached", job_id)
         ExportJob.objects.filter(pk=job_id, status=ExportStatus.QUEUED).update(

@@ -11,10 +11,11 @@ from celery.signals import worker_process_init
 from django.conf import settings
 
 from . import services
+from .dispatch import RUN_EXPORT
 
 
 @shared_task(
-    name="exports.run_export",
+    name=RUN_EXPORT,
     acks_late=True,
     ignore_result=True,
     soft_time_limit=settings.CITADEL_EXPORT_SOFT_TIME_LIMIT,

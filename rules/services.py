@@ -12,13 +12,19 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from django.db import transaction
 
 from cards.models import Game
 
+from .importing.naming import (
+    SUFFIXES,
+    BookOptions,
+    options_from_filename,
+    quick_reference_options,
+)
 from .importing.parse import ParsedBook, parse_rulebook
 from .importing.reading import MARKDOWN, TEXT, RulebookImportError, read_source
 from .models import Language, Rulebook, Section
@@ -287,8 +293,6 @@ QUICKREF_DIR = Path(__file__).resolve().parent / "data" / "quickref"
 
 def import_quick_references(directory: str | Path = QUICKREF_DIR) -> list[ImportResult]:
     """Import the quick references we ship (rules/data/quickref/<game>.<lang>.md)."""
-    from .importing.naming import quick_reference_options
-
     found = (quick_reference_options(path) for path in sorted(Path(directory).glob("*.md")))
     return [_import_options(options) for options in found if options is not None]
 
@@ -298,8 +302,6 @@ def import_rulebook_dir(directory: str | Path) -> tuple[list[ImportResult], list
 
     Returns the results and one line per file that was skipped or failed, so one bad file
     does not stop the others."""
-    from .importing.naming import SUFFIXES, options_from_filename
-
     results, problems = [], []
     for path in sorted(Path(directory).iterdir()):
         if not path.is_file() or path.suffix.lower() not in SUFFIXES:
@@ -315,12 +317,6 @@ def import_rulebook_dir(directory: str | Path) -> tuple[list[ImportResult], list
     return results, problems
 
 
-def _import_options(options) -> ImportResult:
-    return import_rulebook(
-        path=options.path,
-        slug=options.slug,
-        lang=options.lang,
-        game=options.game,
-        edition=options.edition,
-        is_quick_reference=options.is_quick_reference,
-    )
+def _import_options(options: BookOptions) -> ImportResult:
+    # BookOptions' fields are import_rulebook's keyword arguments, by design.
+    return import_rulebook(**asdict(options))

@@ -18,11 +18,17 @@ SUGGESTION_CUTOFF = 0.6
 
 
 class NamedCard(Protocol):
-    id: str
-    name_en: str
-    name_fr: str
-    title_en: str
-    title_fr: str
+    # Read-only properties, so that frozen dataclasses match.
+    @property
+    def id(self) -> str: ...
+    @property
+    def name_en(self) -> str: ...
+    @property
+    def name_fr(self) -> str: ...
+    @property
+    def title_en(self) -> str: ...
+    @property
+    def title_fr(self) -> str: ...
 
 
 CardT = TypeVar("CardT", bound=NamedCard)

@@ -100,7 +100,7 @@ class WarbandDraft:
 
     def spent(self) -> Coins:
         total = Coins()
-        for entry in (*self.figures, *self.equipment):
+        for entry in self.entries():
             total = total + (entry.card.cost or Coins())
         return total
 

@@ -239,7 +239,7 @@ def write_warband_text(
         lines.append(f"Name: {draft.name}")
     lines.append(f"Scenario: {scenario_label}")
     lines.append(f"Faction: {pick(lang, *faction_names.get(faction, (faction, faction)))}")
-    held = {}
+    held: dict[str, list[EquipmentEntry]] = {}
     for item in draft.equipment:
         if item.holder:
             held.setdefault(item.holder, []).append(item)

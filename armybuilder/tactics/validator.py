@@ -33,7 +33,9 @@ def _label(card: TacticsCard) -> Bilingual:
 def _priced(cards: list[TacticsCard]) -> Bilingual:
     """Cards with their cost, "Stag Knight [0-1-1], …", for a message's params."""
     return Bilingual.of(
-        lambda lang: ", ".join(f"{card.label(lang)} [{card.cost.label()}]" for card in cards)
+        lambda lang: ", ".join(
+            f"{card.label(lang)} [{(card.cost or Coins()).label()}]" for card in cards
+        )
     )
 
 

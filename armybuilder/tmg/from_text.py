@@ -18,7 +18,7 @@ from .rulesets import Ruleset
 @dataclass(frozen=True)
 class ResolvedEntry:
     ref: str
-    line: int
+    line: int | None  # None: not read from text (a saved list)
     card: CardFacts
     role: str  # unit | attachment | ncu
     host: str | None = None

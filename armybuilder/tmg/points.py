@@ -92,7 +92,7 @@ def entry_points(draft: ArmyDraft, context: ArmyContext) -> dict[str, int]:
         points[entry.ref] = max(cost, 0)
 
     optional = _optional_commander_record(draft, context)
-    if optional is not None and optional.get("points") is not None:
+    if optional is not None and optional.get("points") is not None and draft.chosen_commander:
         points[draft.chosen_commander] = int(optional["points"])
 
     for record in context.faction_rules:

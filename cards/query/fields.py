@@ -105,7 +105,7 @@ SORT_KEYS = {
     "kind": ("categorie", "genre"),
     "version": ("ver",),
 }
-DIRECTIONS = {
+DIRECTIONS: dict[str, tuple[str, ...]] = {
     "asc": ("ascending", "up", "croissant"),
     "desc": ("descending", "down", "decroissant"),
 }

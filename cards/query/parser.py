@@ -75,7 +75,8 @@ class _Parser:
             keyword = self.advance()
             self.expect_term_after(keyword)
             operands.append(self.and_expr())
-        return operands[0] if len(operands) == 1 else Or(tuple(operands))
+        # Directives stand in And/Or/Not until _lift_directives takes them out of the tree.
+        return operands[0] if len(operands) == 1 else Or(tuple(operands))  # type: ignore[arg-type]
 
     def and_expr(self) -> Node | Directive:
         self.expect_term_before(self.peek())
@@ -88,7 +89,7 @@ class _Parser:
             elif token.type in (T.EOF, T.RPAREN, T.OR):
                 break
             operands.append(self.unary())
-        return operands[0] if len(operands) == 1 else And(tuple(operands))
+        return operands[0] if len(operands) == 1 else And(tuple(operands))  # type: ignore[arg-type]
 
     def unary(self) -> Node | Directive:
         token = self.peek()
@@ -103,7 +104,7 @@ class _Parser:
                 token.position,
             )
         with self.nested(token):
-            return Not(self.unary(), token.position)
+            return Not(self.unary(), token.position)  # type: ignore[arg-type]
 
     def primary(self) -> Node | Directive:
         token = self.advance()

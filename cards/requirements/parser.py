@@ -102,7 +102,10 @@ class _Context:
         )
 
 
-def _directive(keyword: str, head: str, body: str, build) -> _Directive:
+_Build = Callable[[re.Match[str], _Context], Record | None]
+
+
+def _directive(keyword: str, head: str, body: str, build: _Build) -> _Directive:
     if not head.endswith(":"):
         head += r"(?!\w)"  # a bare keyword is a whole word: "SoloX" is not "Solo"
     return _Directive(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from cards.normalise import fold
 
@@ -32,7 +32,7 @@ class _Ref:
         }
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Ref:
+    def from_record(cls, record: dict[str, Any]) -> Self:
         return cls(
             **{
                 spec.name: str(record[spec.name])

@@ -59,7 +59,7 @@ def describe_ref(
         return faction_name(ref["faction"], lang, unknown=words(ref["faction"]))
     if ref.get("title"):
         return f"{ref['name']}, {ref['title']}"
-    return ref["name"]
+    return str(ref["name"])
 
 
 class RecordWords:

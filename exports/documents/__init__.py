@@ -12,16 +12,8 @@ from django.utils.translation import gettext as _
 from . import army_list, rules
 from .base import DocumentError, Progress, ProgressCallback, RenderedDocument
 
-__all__ = [
-    "KINDS",
-    "LANGUAGES",
-    "DocumentError",
-    "ProgressCallback",
-    "RenderedDocument",
-    "render_pdf",
-]
+__all__ = ["LANGUAGES", "DocumentError", "ProgressCallback", "RenderedDocument", "render_pdf"]
 
-KINDS = ("army-list", "rules-section", "rulebook")
 LANGUAGES = ("en", "fr", "fa")
 
 _RENDERERS = {

@@ -25,6 +25,8 @@ _NAME = re.compile(r"^(?P<stem>.+)\.(?P<lang>[a-z]{2})\.(?P<ext>txt|md|markdown|
 
 @dataclass(frozen=True)
 class BookOptions:
+    """The keyword arguments of rules.services.import_rulebook for one file."""
+
     path: Path
     slug: str
     lang: str

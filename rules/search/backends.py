@@ -9,9 +9,9 @@ Ranking, snippets and everything else is shared Python code (`rules.search.servi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Literal, NamedTuple, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from django.db import connection as default_connection
 
@@ -100,11 +100,15 @@ def _relevance(value: float) -> float:
     return value / (1.0 + value)
 
 
-# --- SQLite FTS5 --------------------------------------------------------------------------
+class _DatabaseBackend:
+    """What both backends share: their connection, and an index that is created the first
+    time it is found missing (a database migrated before the index existed, or SQLite
+    having rebuilt the table and dropped its triggers)."""
 
-
-class SqliteFts5Backend:
-    vendor = "sqlite"
+    vendor: str
+    # The vendor's functions in rules.search.schema, set by each backend.
+    _index_missing: Callable[[Any], bool]
+    _create_index: Callable[[Any], None]
 
     def __init__(self, connection=None):
         self.connection = connection or default_connection
@@ -112,9 +116,18 @@ class SqliteFts5Backend:
 
     def ensure_index(self) -> None:
         with self.connection.cursor() as cursor:
-            if schema.sqlite_missing(cursor):
-                schema.create_sqlite(cursor)
+            if self._index_missing(cursor):
+                self._create_index(cursor)
         self._checked = True
+
+
+# --- SQLite FTS5 --------------------------------------------------------------------------
+
+
+class SqliteFts5Backend(_DatabaseBackend):
+    vendor = "sqlite"
+    _index_missing = staticmethod(schema.sqlite_missing)
+    _create_index = staticmethod(schema.create_sqlite)
 
     def rebuild(self) -> None:
         with self.connection.cursor() as cursor:
@@ -149,20 +162,12 @@ class SqliteFts5Backend:
 # --- PostgreSQL full-text search ----------------------------------------------------------
 
 
-class PostgresBackend:
+class PostgresBackend(_DatabaseBackend):
     vendor = "postgresql"
+    _index_missing = staticmethod(schema.postgres_missing)
+    _create_index = staticmethod(schema.create_postgres)
     # ts_rank weights for {D, C, B, A}: body is B, heading is A.
     WEIGHTS = "{0.0, 0.0, %s, 1.0}" % (BODY_WEIGHT / HEADING_WEIGHT)
-
-    def __init__(self, connection=None):
-        self.connection = connection or default_connection
-        self._checked = False
-
-    def ensure_index(self) -> None:
-        with self.connection.cursor() as cursor:
-            if schema.postgres_missing(cursor):
-                schema.create_postgres(cursor)
-        self._checked = True
 
     def rebuild(self) -> None:
         # The generated column follows search_heading/search_body by itself.

@@ -13,6 +13,11 @@ Both index the normalised columns `rules_section.search_heading` (weighted high)
   `rules.search.normalise`, so both backends see the same tokens.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
 FTS_TABLE = "rules_section_fts"
 SECTION_TABLE = "rules_section"
 PG_COLUMN = "search_vector"
@@ -127,16 +132,16 @@ def drop_postgres(cursor) -> None:
 
 def create(connection) -> None:
     """Create the search index for the connection's vendor (nothing on other vendors)."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":
-            create_sqlite(cursor)
-        elif connection.vendor == "postgresql":
-            create_postgres(cursor)
+    _for_vendor(connection, sqlite=create_sqlite, postgresql=create_postgres)
 
 
 def drop(connection) -> None:
-    with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":
-            drop_sqlite(cursor)
-        elif connection.vendor == "postgresql":
-            drop_postgres(cursor)
+    _for_vendor(connection, sqlite=drop_sqlite, postgresql=drop_postgres)
+
+
+def _for_vendor(connection, **steps: Callable[[Any], None]) -> None:
+    """Run the step named after the connection's vendor, if there is one, in one cursor."""
+    step = steps.get(connection.vendor)
+    if step is not None:
+        with connection.cursor() as cursor:
+            step(cursor)

@@ -4,7 +4,7 @@ done, then offers the PDF."""
 import pytest
 
 from armybuilder.celery import app as celery_app
-from exports import tasks
+from exports import dispatch
 from rules.models import Rulebook, Section
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -27,7 +27,7 @@ def lost_first_message(monkeypatch, settings, tmp_path):
     conf = celery_app.conf
     eager = conf.task_always_eager
     conf.task_always_eager = False
-    monkeypatch.setattr(tasks.run_export_job, "delay", lambda *args, **kwargs: None)
+    monkeypatch.setattr(dispatch, "send_run_export", lambda **kwargs: None)
 
     def deliver_from_now_on():
         conf.task_always_eager = True

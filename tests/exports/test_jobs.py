@@ -12,7 +12,7 @@ from django.db import OperationalError
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from exports import services, tasks
+from exports import dispatch, services, tasks
 from exports.documents import DocumentError
 from exports.models import ExportJob, ExportStatus
 
@@ -77,7 +77,7 @@ def test_dispatch_export_broker_unreachable_fails_job_with_message(monkeypatch, 
     def unreachable(*args, **kwargs):
         raise BrokerUnavailable("connection refused")
 
-    monkeypatch.setattr(tasks.run_export_job, "delay", unreachable)
+    monkeypatch.setattr(dispatch, "send_run_export", unreachable)
     job = make_job()
     services.dispatch_export(job_id=job.pk)
     job.refresh_from_db()

@@ -1,0 +1,26 @@
+"""Sending an export job's task, by name, through the project's Celery app.
+
+The task module (exports.tasks) imports the services it runs; the services send that task.
+Sending it by name from here keeps the two from importing each other: this module knows the
+task's name and the app, not the task. `celery.current_app` is the project's app in every
+thread of a process that started Django (armybuilder.celery makes it the default app).
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from celery import current_app
+
+RUN_EXPORT = "exports.run_export"
+
+
+def runs_in_process() -> bool:
+    """No broker to send to (the demo, CELERY_TASK_ALWAYS_EAGER): the caller runs the job."""
+    return bool(current_app.conf.task_always_eager)
+
+
+def send_run_export(*, job_id: UUID | str) -> None:
+    """One message for a worker to run the job. Raises kombu's OperationalError when the
+    broker cannot be reached."""
+    current_app.send_task(RUN_EXPORT, args=[str(job_id)])
