@@ -11,17 +11,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from common.i18n import Bilingual, Localizable
+from common.i18n import Localizable
 
 
 class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
-
-
-@dataclass(frozen=True)
-class Text(Bilingual):
-    """Deprecated: a sentence hard-coded in two languages; say `common.i18n._(msgid)`."""
 
 
 @dataclass(frozen=True)
@@ -33,19 +28,6 @@ class Finding:
     entries: tuple[str, ...] = ()
     fix: Localizable | None = None
     data: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
-
-    def to_dict(self, lang: str = "en", *, rule_url: str | None = None) -> dict[str, Any]:
-        payload = {
-            "code": self.code,
-            "severity": str(self.severity),
-            "message": self.message.in_language(lang),
-            "entries": list(self.entries),
-            "rule": self.rule,
-            "fix": self.fix.in_language(lang) if self.fix else None,
-        }
-        if rule_url:
-            payload["rule_url"] = rule_url
-        return payload
 
 
 def is_legal(findings: list[Finding] | tuple[Finding, ...]) -> bool:

@@ -172,9 +172,9 @@ def test_a_finding_from_the_validator_speaks_both_languages():
     )
     finding = next(f for f in validate_army(draft).findings if f.code == "COMMANDER_MISSING")
     assert isinstance(finding, Finding)
-    assert finding.to_dict("fr")["message"] == "l'armée n'a pas de Général (commandant)"
-    assert finding.to_dict("fr")["fix"] == "ajoutez une carte de Général (marquée G)"
-    assert finding.to_dict("en")["fix"] == "add a commander card (marked C)"
+    assert finding.message.in_language("fr") == "l'armée n'a pas de Général (commandant)"
+    assert finding.fix.in_language("fr") == "ajoutez une carte de Général (marquée G)"
+    assert finding.fix.in_language("en") == "add a commander card (marked C)"
 
 
 PROBE = """
@@ -182,7 +182,7 @@ import sys
 from armybuilder.findings import Finding
 from common.i18n import _
 said = Finding(code="COMMANDER_MISSING", message=_("the army has no commander"), rule="AB-09")
-assert said.to_dict("fr")["message"] == "l'armée n'a pas de Général (commandant)", said
+assert said.message.in_language("fr") == "l'armée n'a pas de Général (commandant)", said
 loaded = [name for name in ("django", "celery") if name in sys.modules]
 sys.exit(f"loaded {loaded}" if loaded else 0)
 """

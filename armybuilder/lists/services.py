@@ -23,7 +23,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from armybuilder.checking import MAX_LIST_CHARS
-from armybuilder.findings import Finding, Text
+from armybuilder.findings import Finding
 from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code
 from armybuilder.pool import TmgPool, tmg_pool
@@ -31,6 +31,7 @@ from armybuilder.tmg.from_text import build_tmg_draft
 from armybuilder.tmg.rulesets import DEFAULT_RULESET, UnknownRuleset, all_rulesets, get_ruleset
 from cards.models import Card, Faction, Game
 
+from . import import_findings
 from .hosts import may_be_chosen_commander
 from .models import ArmyList, EntryRole, ListEntry, ListGame, Visibility
 
@@ -149,18 +150,7 @@ def move_to(army_list: ArmyList, entry: ListEntry, parent: ListEntry) -> ListEnt
 
 def too_many(count: int) -> list[Finding]:
     """The finding an import reports when it kept only the first MAX_ENTRIES cards."""
-    if count <= MAX_ENTRIES:
-        return []
-    return [
-        Finding(
-            code="LIST_UNPARSEABLE",
-            rule="list-format",
-            message=Text(
-                f"only the first {MAX_ENTRIES} of {count} cards were kept",
-                f"seules les {MAX_ENTRIES} premières cartes sur {count} ont été gardées",
-            ),
-        )
-    ]
+    return import_findings.too_many(count, kept=MAX_ENTRIES)
 
 
 def store_read_entries(
@@ -422,18 +412,6 @@ def set_chosen_commander(
 # --- TMG: import -------------------------------------------------------------------------------
 
 
-def _unknown_id(card_id: str) -> Finding:
-    return Finding(
-        code="CARD_UNKNOWN",
-        rule="list-format",
-        message=Text(
-            f"no card with the War Council id {card_id}",
-            f"aucune carte n'a l'identifiant War Council {card_id}",
-        ),
-        entries=(f"id-{card_id}",),
-    )
-
-
 def _tmg_faction(slug: str | None) -> Faction:
     faction = Faction.objects.filter(game=Game.TMG, slug=slug or "").first()
     if faction is None:
@@ -486,7 +464,7 @@ def import_list_text(
         )
         for resolved in build.entries
     ]
-    problems = store_read_entries(army_list, read, unknown=_unknown_id)
+    problems = store_read_entries(army_list, read, unknown=import_findings.unknown_war_council_id)
     return ImportResult(army_list=army_list, problems=(*build.findings, *problems))
 
 
@@ -527,5 +505,5 @@ def import_share_code(
         ReadEntry(ref=f"extra-{i}", card_id=c, role=EntryRole.ATTACHMENT)
         for i, c in enumerate(decoded.extra_ids)
     ]
-    problems = store_read_entries(army_list, read, unknown=_unknown_id)
+    problems = store_read_entries(army_list, read, unknown=import_findings.unknown_war_council_id)
     return ImportResult(army_list=army_list, problems=tuple(problems))

@@ -15,7 +15,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from armybuilder.findings import Finding, Text
 from armybuilder.listtext.resolve import name_key
 from armybuilder.models import Collection
 from armybuilder.pool import TacticsPool, tactics_pool
@@ -23,6 +22,7 @@ from armybuilder.tactics.draft import Coins
 from armybuilder.tactics.text import build_warband, parse_warband_text
 from cards.models import Card, CardKind, Faction, Game, Scenario
 
+from .import_findings import unknown_tactics_card
 from .models import ArmyList, EntryRole, ListEntry, ListGame
 from .services import (
     MAX_NAME,
@@ -281,14 +281,6 @@ def _role(kind: str) -> str:
     return EntryRole.EQUIPMENT if kind == CardKind.EQUIPMENT else EntryRole.FIGURE
 
 
-def _unknown(card_id: str) -> Finding:
-    return Finding(
-        code="CARD_UNKNOWN",
-        rule="list-format",
-        message=Text(f"no Tactics card {card_id}", f"aucune carte Tactics {card_id}"),
-    )
-
-
 @transaction.atomic
 def import_warband_text(
     *, text: str, owner: AbstractBaseUser | None = None, pool: TacticsPool | None = None
@@ -328,7 +320,7 @@ def import_warband_text(
         )
         for resolved in (*draft.figures, *draft.equipment)
     ]
-    problems = store_read_entries(army_list, read, unknown=_unknown)
+    problems = store_read_entries(army_list, read, unknown=unknown_tactics_card)
     return ImportResult(army_list=army_list, problems=(*findings, *problems))
 
 

@@ -106,18 +106,10 @@ def _sheet_rows(result: CheckResult, language: str) -> tuple[list[SheetRow], lis
 
 
 def _abilities(card: Card, language: str) -> list[dict]:
-    out = []
-    for link in card.card_abilities.all():
-        ability = link.ability
-        french = language == "fr"
-        out.append(
-            {
-                "name": (ability.name_fr if french else "") or ability.name_en,
-                "trigger": (ability.trigger_fr if french else "") or ability.trigger_en,
-                "text": (ability.text_fr if french else "") or ability.text_en,
-            }
-        )
-    return out
+    return [
+        {part: localized(link.ability, part, language) for part in ("name", "trigger", "text")}
+        for link in card.card_abilities.all()
+    ]
 
 
 def _has_text(card: Card) -> bool:
