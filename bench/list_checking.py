@@ -6,7 +6,8 @@ Loads the shipped snapshot into a scratch SQLite database (or DATABASE_URL), the
 1. the pure validator on a 50-point list: lists/s and median µs per list;
 2. checking N pasted lists end to end (parse, resolve names, validate, deck, canonical
    text) through the same service as POST /api/v1/lists/check-batch/;
-3. the same batch through the HTTP endpoint with Django's test client.
+3. turning that typed batch result into JSON, as a share of the time checking it took;
+4. the same batch through the HTTP endpoint with Django's test client.
 """
 
 import argparse
@@ -32,6 +33,7 @@ def main() -> None:
     from armybuilder.checking import check_many
     from armybuilder.listtext.tmg import parse_tmg_text
     from armybuilder.pool import tmg_pool
+    from armybuilder.serializers import batch_json
     from armybuilder.tmg.from_text import build_tmg_draft
     from armybuilder.tmg.rulesets import get_ruleset
     from armybuilder.tmg.validator import validate_army
@@ -74,6 +76,14 @@ def main() -> None:
     print(
         f"check-batch service, {args.lists} lists: {service_seconds:.2f} s "
         f"({args.lists / service_seconds:,.0f} lists/s), legal {result.summary.legal}"
+    )
+
+    started = time.perf_counter()
+    batch_json(result)
+    json_seconds = time.perf_counter() - started
+    print(
+        f"serializing that batch (contracts §3 JSON): {json_seconds:.2f} s, "
+        f"{json_seconds / service_seconds:.0%} of the time checking it took"
     )
 
     client = Client()

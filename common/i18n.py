@@ -52,21 +52,19 @@ def current_language() -> str:
 
 def pick(lang: str | None, en: str, fr: str | None) -> str:
     """`fr` for a French reader when it is not empty, else `en`."""
-    if card_language(lang) == "fr" and fr:
-        return fr
-    return en
+    if not fr or lang == DEFAULT_LANGUAGE:  # the common cases first: checking is hot code
+        return en
+    return fr if card_language(lang) == "fr" else en
 
 
 def localized(obj: Any, field: str, lang: str | None) -> str:
     """`obj.<field>_fr` for a French reader when set, else `obj.<field>_en` (objects or
     mappings alike); "" when neither is set."""
-
-    def read(name: str) -> Any:
-        if isinstance(obj, Mapping):
-            return obj.get(name)
-        return getattr(obj, name, None)
-
-    return pick(lang, read(f"{field}_en") or "", read(f"{field}_fr"))
+    if isinstance(obj, Mapping):
+        en, fr = obj.get(f"{field}_en"), obj.get(f"{field}_fr")
+    else:
+        en, fr = getattr(obj, f"{field}_en", None), getattr(obj, f"{field}_fr", None)
+    return pick(lang, en or "", fr)
 
 
 class Localizable(Protocol):
