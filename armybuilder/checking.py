@@ -10,7 +10,7 @@ package (draft, reader, writer, validator, `check.py`) and one adapter here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -133,14 +133,6 @@ class Pools:
         if game not in self._loaded:
             self._loaded[game] = GAMES[game].load_pool()
         return self._loaded[game]
-
-    @property
-    def tmg(self) -> TmgPool:
-        return self.get("tmg")
-
-    @property
-    def tactics(self) -> TacticsPool:
-        return self.get("tactics")
 
 
 def _too_long(text: str) -> tuple[Finding, ...]:
@@ -280,7 +272,6 @@ def check_many(
     options: CheckOptions = CheckOptions(),
     *,
     teams: Sequence[str | None] | None = None,
-    progress: Callable[[int], None] | None = None,
 ) -> BatchResult:
     """Check a batch [(label, text), …]; each game's pool is loaded once for the whole
     batch. `teams` (one name or None per list) checks allied lists together."""
@@ -291,8 +282,6 @@ def check_many(
         items.append(
             BatchItem(label=label, result=check_list_text(text, options, pools=pools), team=team)
         )
-        if progress:
-            progress(position + 1)
     if teams and any(teams):
         return BatchResult(items=apply_team_rules(items))
     return BatchResult(items=tuple(items))

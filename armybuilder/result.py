@@ -129,12 +129,6 @@ class CheckResult:
     def deck_size(self) -> int:
         return sum(card.copies for card in self.deck)
 
-    def rule_url(self, finding: Finding) -> str | None:
-        return self.citations.get(finding.rule)
-
-    def entry(self, ref: str) -> ResultEntry | None:
-        return next((entry for entry in self.entries if entry.ref == ref), None)
-
     def with_findings(self, extra: tuple[Finding, ...] | list[Finding]) -> CheckResult:
         """The same result with findings added at the end (team rules)."""
         return replace(self, findings=(*self.findings, *extra))

@@ -84,12 +84,9 @@ class CoinsSerializer(serializers.Serializer):
 @extend_schema_serializer(component_name="DeckCardSchema")
 class DeckCardSerializer(serializers.Serializer):
     id = serializers.CharField(source="card_id")
-    name = serializers.SerializerMethodField()
+    name = serializers.CharField(help_text="In the requested language.")
     copies = serializers.IntegerField()
     source = serializers.CharField()
-
-    def get_name(self, card: DeckCard) -> str:
-        return pick(_lang(self), card.name_en, card.name_fr)
 
     def to_representation(self, card: DeckCard) -> dict[str, Any]:
         return _deck_card(card, _lang(self))

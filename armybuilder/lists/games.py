@@ -29,6 +29,7 @@ from cards.models import Card, CardKind, Game
 from . import selectors, services, tactics_selectors, tactics_services
 from .forms import GameSettingsForm, ListSettingsForm, TacticsSettingsForm
 from .models import ArmyList, EntryRole
+from .selectors import PlacementOption
 from .services import ImportResult
 
 # The templates each game provides under lists/<game>/.
@@ -56,9 +57,9 @@ class Chooser:
     param: str  # the query parameter that names the card to place (?attach=, ?equip=)
     kind: str  # the kind of card it places
     role: str  # the role of the entry it moves (?move=)
-    # (army_list, card, *, moving, lang) -> one option per candidate, each with `field`
-    options: Callable[..., list]
-    field: str  # the option's candidate, and the form field that names it
+    # (army_list, card, *, moving, lang) -> one `PlacementOption` per candidate
+    options: Callable[..., list[PlacementOption]]
+    field: str  # the form field that names the chosen candidate
     add_url: str  # where the chosen candidate is posted, for a new card
     move_url: str  # … and for a moved entry
     not_in_list: Promise  # the error for a ?move= that is no such entry of the list

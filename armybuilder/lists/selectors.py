@@ -384,7 +384,7 @@ class PlacementOption:
     """A candidate for a card that joins another (a combat unit for a TMG attachment, a
     figure for a Tactics item): allowed or not, and why."""
 
-    candidate: ListEntry
+    entry: ListEntry  # the candidate
     allowed: bool
     reasons: tuple[dict, ...] = ()  # findings (contract shape) that rule this candidate out
     side_effects: tuple[dict, ...] = ()  # list-wide findings taking the card would cause
@@ -393,7 +393,7 @@ class PlacementOption:
 
     @property
     def host(self) -> ListEntry:
-        return self.candidate
+        return self.entry
 
     holder = host
 
@@ -415,7 +415,7 @@ def placement_options(
             continue
         options.append(
             PlacementOption(
-                candidate=entry,
+                entry=entry,
                 allowed=check.allowed,
                 reasons=findings_json(check.reasons, lang=lang),
                 side_effects=findings_json(check.side_effects, lang=lang),

@@ -8,7 +8,6 @@ message; a list the visitor may not see answers 404.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
@@ -101,17 +100,6 @@ def picker_context(game: GameAdapter, army_list: ArmyList, q: str) -> dict:
     }
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One candidate of the chooser (a combat unit, a figure), whatever the game."""
-
-    entry: ListEntry
-    allowed: bool
-    reasons: tuple[dict, ...]  # findings (contract shape) that rule it out
-    side_effects: tuple[dict, ...]  # list-wide findings placing the card at all causes
-    current: bool  # the entry being moved is already here
-
-
 def chooser_context(
     game: GameAdapter, army_list: ArmyList, *, card_id: str | None, move_id: str | None
 ) -> dict | None:
@@ -130,16 +118,7 @@ def chooser_context(
             raise ValidationError(chooser.wrong_card, "wrong_role")
     else:
         return None
-    options = [
-        Choice(
-            entry=getattr(option, chooser.field),
-            allowed=option.allowed,
-            reasons=option.reasons,
-            side_effects=option.side_effects,
-            current=option.current,
-        )
-        for option in chooser.options(army_list, card, moving=moving, lang=current_language())
-    ]
+    options = chooser.options(army_list, card, moving=moving, lang=current_language())
     allowed = [o for o in options if o.allowed]
     default = next((o for o in allowed if o.current), allowed[0] if allowed else None)
     return {
