@@ -148,11 +148,6 @@ def move_to(army_list: ArmyList, entry: ListEntry, parent: ListEntry) -> ListEnt
     return entry
 
 
-def too_many(count: int) -> list[Finding]:
-    """The finding an import reports when it kept only the first MAX_ENTRIES cards."""
-    return import_findings.too_many(count, kept=MAX_ENTRIES)
-
-
 def store_read_entries(
     army_list: ArmyList, read: Sequence[ReadEntry], *, unknown: Callable[[str], Finding]
 ) -> list[Finding]:
@@ -178,7 +173,7 @@ def store_read_entries(
             position=position,
             chosen_commander=item.chosen_commander,
         )
-    problems.extend(too_many(len(read)))
+    problems.extend(import_findings.too_many(len(read), kept=MAX_ENTRIES))
     return problems
 
 
