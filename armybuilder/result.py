@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from armybuilder.findings import Finding, Severity, is_legal
+from armybuilder.listtext.reading import LineReading
+from common.i18n import Localizable
 
 if TYPE_CHECKING:
     from armybuilder.tactics.draft import Coins, WarbandDraft
@@ -51,6 +53,11 @@ class ResultEntry:
     points: int | None = None  # TMG: what it costs in this army (0 for a free commander)
     commander: bool = False  # TMG: a commander card, or the one chosen by a faction rule
     corrected_from: str | None = None  # a misspelt name the reader corrected
+    # Read from text: how the card was chosen (the rule or hint), the other cards the
+    # name could have been, and the cost printed beside it (when there was one).
+    how: Localizable | None = None
+    alternatives: tuple[str, ...] = ()
+    printed_cost: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,8 @@ class CheckResult:
     coins: CoinTotals | None = None  # Tactics
     figures: int = 0  # Tactics
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # Pasted text: every input line, in order, and what became of it (empty otherwise).
+    lines: tuple[LineReading, ...] = ()
 
     @property
     def read(self) -> bool:

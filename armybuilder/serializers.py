@@ -16,6 +16,7 @@ from rest_framework import serializers
 
 from armybuilder.checking import GAMES, BatchItem, BatchResult
 from armybuilder.findings import Finding
+from armybuilder.listtext.reading import LineKind, LineReading
 from armybuilder.result import CheckResult, ResultEntry
 from armybuilder.tmg.deck import DeckCard
 from common.i18n import card_language, pick
@@ -117,6 +118,32 @@ def _tmg_entry(entry: ResultEntry, lang: str) -> dict[str, Any]:
     }
     if entry.corrected_from:
         data["corrected_from"] = entry.corrected_from
+    return _with_reading(data, entry, lang)
+
+
+def _with_reading(data: dict[str, Any], entry: ResultEntry, lang: str) -> dict[str, Any]:
+    """What the text reader adds to an entry: how its card was chosen, the other cards the
+    name could be, the cost printed beside it."""
+    if entry.how is not None:
+        data["how"] = entry.how.in_language(lang)
+    if entry.alternatives:
+        data["alternatives"] = list(entry.alternatives)
+    if entry.printed_cost is not None:
+        data["printed_cost"] = entry.printed_cost
+    return data
+
+
+def _line(reading: LineReading, lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "line": reading.number,
+        "text": reading.text,
+        "kind": str(reading.kind),
+        "entries": list(reading.refs),
+    }
+    if reading.note is not None:
+        data["note"] = reading.note.in_language(lang)
+    if reading.candidates:
+        data["candidates"] = list(reading.candidates)
     return data
 
 
@@ -124,6 +151,7 @@ def _tactics_entry(entry: ResultEntry, lang: str) -> dict[str, Any]:
     card: Any = entry.card
     data = {
         "ref": entry.ref,
+        "line": entry.line,
         "id": card.id,
         "kind": card.kind,
         "name": card.label(lang),
@@ -132,17 +160,47 @@ def _tactics_entry(entry: ResultEntry, lang: str) -> dict[str, Any]:
     }
     if entry.host:
         data["holder"] = entry.host
-    return data
+    return _with_reading(data, entry, lang)
 
 
 # Which keys each game's result has: the contract §3 shapes. `name`, `text` (and a
 # warband's `scenario`) only once something was read.
 _ENTRY_WRITERS = {"tmg": _tmg_entry, "tactics": _tactics_entry}
 _GAME_KEYS = {
-    "tmg": ("legal", "game", "ruleset", "faction", "points", "entries", "findings", "deck"),
-    "tactics": ("legal", "game", "faction", "coins", "figures", "entries", "findings"),
+    "tmg": (
+        "legal",
+        "game",
+        "ruleset",
+        "faction",
+        "points",
+        "entries",
+        "findings",
+        "deck",
+        "lines",
+    ),
+    "tactics": ("legal", "game", "faction", "coins", "figures", "entries", "findings", "lines"),
 }
 _READ_KEYS = {"tmg": ("name", "text"), "tactics": ("scenario", "name", "text")}
+
+
+@extend_schema_serializer(component_name="LineReadingSchema")
+class LineReadingSerializer(serializers.Serializer):
+    """Documents one line of the line-by-line reading (written by `_line`)."""
+
+    line = serializers.IntegerField(help_text="1-based line number in the pasted text.")
+    text = serializers.CharField(help_text="The line as printed.")
+    kind = serializers.ChoiceField(choices=[kind.value for kind in LineKind])
+    entries = serializers.ListField(
+        child=serializers.CharField(), help_text="Refs of the entries read from this line."
+    )
+    note = serializers.CharField(
+        required=False, help_text="Why the line was read so (a header, prose, …)."
+    )
+    candidates = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Card ids the line could name, when it was left unread.",
+    )
 
 
 @extend_schema_serializer(component_name="CheckResultSchema")
@@ -160,6 +218,13 @@ class CheckResultSerializer(serializers.Serializer):
     coins = CoinsSerializer(required=False, help_text="Tactics only.")
     figures = serializers.IntegerField(required=False, help_text="Tactics only.")
     scenario = serializers.CharField(required=False, allow_null=True, help_text="Tactics only.")
+    lines = LineReadingSerializer(
+        many=True,
+        help_text=(
+            "Pasted text: every input line in order (blank ones included) and what became "
+            "of it. Empty for a share code or a saved list."
+        ),
+    )
 
     # The JSON is written by `_VALUES` below (plain dicts: a thousand results serialize in
     # a fraction of the time checking them takes); the fields above document it.
@@ -207,6 +272,7 @@ _VALUES: dict[str, Callable[[CheckResult, str], Any]] = {
         _finding(finding, lang, result.citations) for finding in result.findings
     ],
     "deck": lambda result, lang: [_deck_card(card, lang) for card in result.deck],
+    "lines": lambda result, lang: [_line(reading, lang) for reading in result.lines],
 }
 
 
