@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from armybuilder.checking import MAX_LIST_CHARS
 from armybuilder.findings import Finding
+from armybuilder.listtext.reading import LineReading
 from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code
 from armybuilder.pool import TmgPool, tmg_pool
@@ -47,6 +48,8 @@ class ImportResult:
     army_list: ArmyList
     # What could not be read (unknown or ambiguous cards, …): reported, never dropped silently.
     problems: tuple[Finding, ...] = ()
+    # Pasted text: how each line was read (the same account the check shows).
+    lines: tuple[LineReading, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -428,7 +431,7 @@ def import_list_text(
     """Read a pasted TMG list with the checker's reader and store what it resolved."""
     check_pasted_text(text)
     pool = pool or tmg_pool()
-    parsed = parse_tmg_text(text)
+    parsed = parse_tmg_text(text, factions=pool.faction_aliases)
     try:
         chosen_ruleset = get_ruleset(ruleset or parsed.ruleset)
     except UnknownRuleset:
@@ -460,7 +463,9 @@ def import_list_text(
         for resolved in build.entries
     ]
     problems = store_read_entries(army_list, read, unknown=import_findings.unknown_war_council_id)
-    return ImportResult(army_list=army_list, problems=(*build.findings, *problems))
+    return ImportResult(
+        army_list=army_list, problems=(*build.findings, *problems), lines=build.lines
+    )
 
 
 @transaction.atomic

@@ -29,6 +29,7 @@ class LineKind(StrEnum):
     BLANK = "blank"
     UNKNOWN = "unknown"  # no card could be read from it (a CARD_UNKNOWN finding)
     AMBIGUOUS = "ambiguous"  # several cards fit and nothing chose (CARD_AMBIGUOUS)
+    OTHER_LIST = "other_list"  # part of a second list pasted in the same text, not checked
 
 
 # Lines that say something about the list but hold none of its cards.
@@ -42,6 +43,7 @@ NON_CARD_KINDS = frozenset(
         LineKind.EXTRA,
         LineKind.PROSE,
         LineKind.BLANK,
+        LineKind.OTHER_LIST,
     }
 )
 

@@ -1,12 +1,23 @@
-"""Resolving card names typed by players (EN or FR, with or without title, small typos)."""
+"""Resolving card names typed by players: EN or FR, with or without the title, without the
+"House" prefix or with a faction word added, singular for plural, a lost apostrophe, a
+first name, a title alone, a nickname (armybuilder/data/names.json), a small typo.
+
+`CardIndex.find` returns every card a name could mean and how it was matched (a `Match`,
+strongest way first); the game's reader narrows them with what a person uses (the army's
+faction, the printed cost, the host's unit type, the section) and says why.
+"""
 
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
 from cards.normalise import fold
@@ -34,8 +45,65 @@ class NamedCard(Protocol):
 CardT = TypeVar("CardT", bound=NamedCard)
 
 
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+NAMES_FILE = Path(__file__).resolve().parent.parent / "data" / "names.json"
+
+
 def name_key(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", fold(text)).strip()
+    """Folded words: case, accents, punctuation and apostrophes do not count ("King's Men",
+    "Kings Men" and "KINGS MEN" are one key)."""
+    return _NOT_ALNUM.sub(" ", fold(text).replace("'", "")).strip()
+
+
+@cache
+def names_table() -> tuple[dict[str, str], frozenset[str]]:
+    """(nickname key -> printed name, noise words) from armybuilder/data/names.json."""
+    data = json.loads(NAMES_FILE.read_text(encoding="utf-8"))
+    nicknames = {name_key(k): v for k, v in data.get("nicknames", {}).items()}
+    return nicknames, frozenset(name_key(w) for w in data.get("noise_words", ()))
+
+
+def _singular(word: str) -> str:
+    if len(word) <= 3 or word.endswith("ss"):
+        return word
+    if word.endswith("men"):
+        return word[:-3] + "man"
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def core_key(key: str, noise: frozenset[str]) -> str:
+    """A name key without noise words (articles, "House", faction words), each word
+    singular: what is left when players add or drop those words, or write a plural."""
+    kept = [_singular(word) for word in key.split() if word not in noise]
+    return " ".join(kept)
+
+
+class How(StrEnum):
+    """How a typed name matched, strongest first."""
+
+    EXACT = "exact"  # the card's name and title
+    NAME = "name"  # the card's name, no title written
+    TITLE_WORDS = "title_words"  # the name and words of the title
+    NICKNAME = "nickname"  # a nickname from the names table
+    CORE = "core"  # without House / faction words / articles, or the end of the name
+    FIRST_NAME = "first_name"  # a character's first name
+    TITLE = "title"  # the title alone ("The Damphair")
+    TYPO = "typo"  # a name a letter or two away
+
+
+@dataclass(frozen=True)
+class Match(Generic[CardT]):
+    """Every card a typed name could be, and how it matched (None: nothing matched; then
+    `suggestions` are the closest names)."""
+
+    cards: tuple[CardT, ...]
+    how: How | None
+    suggestions: tuple[str, ...] = ()
+    corrected_to: str | None = None  # a typo: the name it was read as
 
 
 @dataclass(frozen=True)
@@ -51,12 +119,17 @@ class Lookup(Generic[CardT]):
 
 
 class CardIndex(Generic[CardT]):
-    """All cards of a pool by folded name and by folded "name title", in both languages."""
+    """All cards of a pool by the names players type for them, in both languages."""
 
     def __init__(self, cards: Iterable[CardT]):
         self.cards: tuple[CardT, ...] = tuple(cards)
+        nicknames, self._noise = names_table()
         self._full: dict[str, list[CardT]] = defaultdict(list)
         self._name: dict[str, list[CardT]] = defaultdict(list)
+        self._core: dict[str, list[CardT]] = defaultdict(list)
+        self._suffix: dict[str, list[CardT]] = defaultdict(list)
+        self._first: dict[str, list[CardT]] = defaultdict(list)
+        self._title: dict[str, list[CardT]] = defaultdict(list)
         self._display: dict[str, str] = {}
         for card in self.cards:
             for name, title in (
@@ -68,11 +141,33 @@ class CardIndex(Generic[CardT]):
                 name_k = name_key(name)
                 self._add(self._name, name_k, card)
                 self._display.setdefault(name_k, f"{name} - {title}" if title else name)
+                core = core_key(name_k, self._noise)
+                if core:
+                    self._add(self._core, core, card)
+                words = core.split()
+                for cut in range(1, len(words)):
+                    suffix = " ".join(words[cut:])
+                    if len(suffix) >= 5:
+                        self._add(self._suffix, suffix, card)
                 if title:
                     full_k = f"{name_k} {name_key(title)}"
                     self._add(self._full, full_k, card)
                     self._display[full_k] = f"{name} - {title}"
+                    title_core = core_key(name_key(title), self._noise)
+                    if title_core:
+                        self._add(self._title, title_core, card)
+                    name_words = name_k.split()
+                    if len(name_words) > 1 and name_words[0] not in self._noise:
+                        self._add(self._first, name_words[0], card)
+        self._nicknames = {
+            key: self._name.get(name_key(target)) or self._full.get(name_key(target)) or []
+            for key, target in nicknames.items()
+        }
         self._all_keys = sorted({*self._full, *self._name})
+        self._by_length: dict[int, list[str]] = defaultdict(list)
+        for key in self._all_keys:
+            self._by_length[len(key)].append(key)
+        self._found: dict[str, Match[CardT]] = {}
 
     @staticmethod
     def _add(table: dict[str, list[CardT]], key: str, card: CardT) -> None:
@@ -86,7 +181,7 @@ class CardIndex(Generic[CardT]):
             cards = self._name.get(" ".join(words[:cut]))
             if not cards:
                 continue
-            rest = set(words[cut:])
+            rest = set(words[cut:]) - self._noise
             matching = [
                 card
                 for card in cards
@@ -96,21 +191,81 @@ class CardIndex(Generic[CardT]):
                 return matching
         return []
 
-    def lookup(self, text: str, *, narrow: Callable[[list[CardT]], list[CardT]]) -> Lookup[CardT]:
+    def _close_keys(self, key: str, cutoff: float) -> list[str]:
+        """Known keys at least `cutoff` alike (difflib ratio), best first: only keys of a
+        length that can reach the cutoff are compared."""
+        size = len(key)
+        low, high = int(size * cutoff / (2 - cutoff)), int(size * (2 - cutoff) / cutoff) + 1
+        matcher = difflib.SequenceMatcher()
+        matcher.set_seq2(key)
+        scored = []
+        for length in range(max(1, low), high + 1):
+            for known in self._by_length.get(length, ()):
+                matcher.set_seq1(known)
+                if (
+                    matcher.real_quick_ratio() >= cutoff
+                    and matcher.quick_ratio() >= cutoff
+                    and matcher.ratio() >= cutoff
+                ):
+                    scored.append((matcher.ratio(), known))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [known for _, known in scored[:3]]
+
+    def find(self, text: str) -> Match[CardT]:
+        """Every card `text` could name, by the strongest way anything matched."""
         key = name_key(text)
+        if key in self._found:
+            return self._found[key]
+        found = self._find(key)
+        if len(self._found) < 50_000:
+            self._found[key] = found
+        return found
+
+    def _find(self, key: str) -> Match[CardT]:
         if not key:
-            return Lookup(card=None)
-        candidates = self._full.get(key) or self._name.get(key) or self._by_partial_title(key) or []
-        corrected_from = None
-        if not candidates:
-            close = difflib.get_close_matches(key, self._all_keys, n=3, cutoff=SUGGESTION_CUTOFF)
-            suggestions = tuple(self._display[k] for k in close)
-            best = close[0] if close else None
-            if best is None or difflib.SequenceMatcher(None, key, best).ratio() < TYPO_ACCEPT_RATIO:
-                return Lookup(card=None, suggestions=suggestions)
-            candidates = self._full.get(best) or self._name.get(best) or []
-            corrected_from = text
-        narrowed = narrow(list(candidates)) or list(candidates)
+            return Match(cards=(), how=None)
+        tiers: tuple[tuple[How, Callable[[str], list[CardT]]], ...] = (
+            (How.EXACT, lambda k: self._full.get(k, [])),
+            (How.NAME, lambda k: self._name.get(k, [])),
+            (How.TITLE_WORDS, self._by_partial_title),
+        )
+        for how, table in tiers:
+            cards = table(key)
+            if cards:
+                return Match(cards=tuple(cards), how=how)
+        core = core_key(key, self._noise)
+        if core:
+            loose = [*self._core.get(core, ())]
+            loose += [c for c in self._suffix.get(core, ()) if c not in loose]
+            for how, cards in (
+                (How.CORE, loose),
+                (How.TITLE, self._title.get(core)),
+                (How.NICKNAME, self._nicknames.get(key) or self._nicknames.get(core)),
+                (How.FIRST_NAME, self._first.get(core) if " " not in core else None),
+            ):
+                if cards:
+                    return Match(cards=tuple(cards), how=how)
+        if len(key.split()) > 7:
+            return Match(cards=(), how=None)
+        close = self._close_keys(key, SUGGESTION_CUTOFF)
+        suggestions = tuple(self._display[k] for k in close)
+        if close and difflib.SequenceMatcher(None, key, close[0]).ratio() >= TYPO_ACCEPT_RATIO:
+            cards = self._full.get(close[0]) or self._name.get(close[0]) or []
+            return Match(
+                cards=tuple(cards),
+                how=How.TYPO,
+                suggestions=suggestions,
+                corrected_to=self._display[close[0]],
+            )
+        return Match(cards=(), how=None, suggestions=suggestions)
+
+    def lookup(self, text: str, *, narrow: Callable[[list[CardT]], list[CardT]]) -> Lookup[CardT]:
+        """One card for `text` after `narrow`, or the candidates left / the closest names."""
+        match = self.find(text)
+        if not match.cards:
+            return Lookup(card=None, suggestions=match.suggestions)
+        narrowed = narrow(list(match.cards)) or list(match.cards)
+        corrected_from = text if match.how is How.TYPO else None
         if len(narrowed) == 1:
             return Lookup(
                 card=narrowed[0], candidates=tuple(narrowed), corrected_from=corrected_from

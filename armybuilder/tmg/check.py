@@ -5,10 +5,12 @@ the canonical text). Pure: the card pool is passed in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from armybuilder.findings import Finding
+from armybuilder.findings import Finding, Severity
+from armybuilder.listtext.reading import LineReading
 from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code, looks_like_share_code
 from armybuilder.result import CheckResult, PointsTotals, ResultEntry, in_display_order
@@ -45,6 +47,37 @@ def draft_entries(draft: ArmyDraft) -> tuple[ResolvedEntry, ...]:
     return tuple(rows)
 
 
+def cost_differences(rows: Sequence[ResolvedEntry], points: Mapping[str, int]) -> list[Finding]:
+    """One warning naming every entry whose printed cost is not what it costs in this army
+    by the current card data (costs printed in an older season, or a typo)."""
+    differing = [
+        row
+        for row in rows
+        if row.printed_cost is not None
+        and row.printed_cost.isdigit()
+        and row.ref in points
+        and int(row.printed_cost) not in (points[row.ref], row.card.points)
+    ]
+    if not differing:
+        return []
+    details = "; ".join(
+        f"{row.card.name_en} {row.printed_cost} → {points[row.ref]}" for row in differing
+    )
+    return [
+        Finding(
+            code="COST_DIFFERS",
+            rule="list-format",
+            severity=Severity.WARNING,
+            message=_(
+                "printed costs differ from the current card data (printed → now): {details}",
+                details=details,
+            ),
+            entries=tuple(row.ref for row in differing),
+            fix=_("the current costs are the ones counted"),
+        )
+    ]
+
+
 def unread(ruleset: Ruleset, findings: Sequence[Finding], *, lang: str) -> CheckResult:
     """Nothing could be read: the findings say why."""
     return CheckResult(
@@ -60,6 +93,7 @@ def check_draft(
     entries: Sequence[ResolvedEntry] | None = None,
     findings: Sequence[Finding] = (),
     points_assumed: bool = False,
+    lines: Sequence[LineReading] = (),
 ) -> CheckResult:
     """Validate a draft: the one place a TMG result is built, for pasted text and saved
     lists alike. `entries`: the resolved lines of a pasted list (default: the draft's
@@ -68,11 +102,13 @@ def check_draft(
     report = validate_army(draft, context)
     totals = report.totals
     rows = draft_entries(draft) if entries is None else entries
+    differs = cost_differences(rows, totals.points)
     return CheckResult(
         game=GAME,
         lang=lang,
         draft=draft,
-        findings=in_display_order([*findings, *report.findings]),
+        findings=in_display_order([*findings, *report.findings, *differs]),
+        lines=tuple(lines),
         ruleset=draft.ruleset.id,
         points=PointsTotals(
             spent=totals.spent,
@@ -91,6 +127,9 @@ def check_draft(
                 points=totals.points.get(row.ref, 0),
                 commander=row.card.is_commander or row.ref == draft.chosen_commander,
                 corrected_from=row.corrected_from,
+                how=row.how,
+                alternatives=row.alternatives,
+                printed_cost=row.printed_cost,
             )
             for row in rows
         ),
@@ -114,7 +153,7 @@ def check_text(
 
     if looks_like_share_code(text):
         return check_share_code(text, pool=pool, ruleset=ruleset or default_ruleset, lang=lang)
-    parsed = parse_tmg_text(text)
+    parsed = parse_tmg_text(text, factions=pool.faction_aliases)
     if ruleset is None:
         try:
             ruleset = get_ruleset(parsed.ruleset)
@@ -125,7 +164,7 @@ def check_text(
     )
     read_findings = [*build.findings, *findings]
     if build.draft is None:
-        return unread(ruleset, read_findings, lang=lang)
+        return replace(unread(ruleset, read_findings, lang=lang), lines=build.lines)
     return check_draft(
         build.draft,
         pool=pool,
@@ -133,6 +172,7 @@ def check_text(
         entries=build.entries,
         findings=read_findings,
         points_assumed=build.points_assumed,
+        lines=build.lines,
     )
 
 

@@ -1,18 +1,45 @@
-"""From a parsed TMG list to an ArmyDraft: names resolved to cards, attachments to hosts."""
+"""From a read TMG list (`listtext.tmg`) to an ArmyDraft: names resolved to cards with the
+hints a person uses, attachments on their hosts, and every line accounted for.
+
+For each card line the reading whose names are cards wins (`_best_reading`). Each name is
+then narrowed (`_narrow`) by what is known around it: the kind of card the line's shape
+asks for, a commander mark, the army's faction (given, or inferred from the cards only
+one faction has), the host's unit type, the printed cost, and last the army's own
+printing over a neutral reprint. What chose the card is kept on the entry (`how`), with
+the other cards the name could be (`alternatives`); a choice made on a preference rather
+than a rule is a `CARD_CHOSEN` warning. Where several cards remain, none is picked:
+`CARD_AMBIGUOUS`, with the candidates.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
-from armybuilder.findings import Finding
-from armybuilder.listtext.resolve import CardIndex, Lookup, name_key, with_suggestions
-from armybuilder.listtext.tmg import ListLine, ParsedTmgList
-from common.i18n import Bilingual, _
+from armybuilder.findings import Finding, Severity
+from armybuilder.listtext.reading import LineKind, LineReading
+from armybuilder.listtext.resolve import CardIndex, How, Match, name_key
+from armybuilder.listtext.tmg import Mention, ParsedTmgList, Reading, TmgLine, faction_from_key
+from common.i18n import Bilingual, Localizable, Message, _
 
 from .draft import ArmyDraft, CardFacts, Entry, UnitEntry
 from .rulesets import Ruleset
+
+LIST_KINDS = frozenset({"unit", "attachment", "ncu"})
+STANDARD_SIZES = (30, 40, 50)
+WEAK = frozenset({How.CORE, How.FIRST_NAME, How.TITLE, How.TYPO, How.NICKNAME})
+
+HOW_TEXT: dict[How, Message] = {
+    How.EXACT: _("its name and title"),
+    How.NAME: _("its name"),
+    How.TITLE_WORDS: _("its name and words of its title"),
+    How.NICKNAME: _("a nickname players use for it"),
+    How.CORE: _("its name without House or faction words, or the end of its name"),
+    How.FIRST_NAME: _("a character's first name"),
+    How.TITLE: _("its title alone"),
+    How.TYPO: _("a name one or two letters away"),
+}
 
 
 @dataclass(frozen=True)
@@ -23,6 +50,9 @@ class ResolvedEntry:
     role: str  # unit | attachment | ncu
     host: str | None = None
     corrected_from: str | None = None
+    how: Localizable | None = None
+    alternatives: tuple[str, ...] = ()
+    printed_cost: str | None = None
 
 
 @dataclass(frozen=True)
@@ -32,31 +62,28 @@ class TmgListBuild:
     entries: tuple[ResolvedEntry, ...] = ()
     points_assumed: bool = False
     faction_inferred: bool = False
+    lines: tuple[LineReading, ...] = ()
     meta: dict = field(default_factory=dict)
 
 
-def _narrower(line: ListLine, role_hint: str | None, faction: str | None):
-    def narrow(candidates: list[CardFacts]) -> list[CardFacts]:
-        steps = []
-        if role_hint:
-            steps.append(lambda c: c.kind == role_hint)
-        if line.cost == "C":
-            steps.append(lambda c: c.is_commander)
-        elif line.cost is not None:
-            steps.append(lambda c: str(c.points) == line.cost)
-        if faction:
-            steps.append(lambda c: c.faction in (faction, "neutral"))
-            # The same card printed for the army's faction and as a neutral (Bolton's
-            # Inner Circle reprints): the army's own version is the one meant.
-            steps.append(lambda c: c.faction == faction)
-        pool = [c for c in candidates if c.kind in ("unit", "attachment", "ncu")] or candidates
-        for step in steps:
-            narrowed = [c for c in pool if step(c)]
-            if narrowed:
-                pool = narrowed
-        return pool
+@dataclass(frozen=True)
+class Choice:
+    """What narrowing a name gave: one card (`card`), or none with the cards left."""
 
-    return narrow
+    card: CardFacts | None
+    left: tuple[CardFacts, ...]
+    matched: tuple[CardFacts, ...]
+    how: How | None
+    reasons: tuple[Message, ...] = ()
+    preferred: bool = False  # a preference, not a rule, made the choice
+    suggestions: tuple[str, ...] = ()
+    corrected_to: str | None = None
+
+
+@dataclass
+class _Context:
+    faction: str | None
+    host: CardFacts | None = None
 
 
 def resolve_faction(text: str | None, factions: Mapping[str, tuple[str, ...]]) -> str | None:
@@ -64,42 +91,385 @@ def resolve_faction(text: str | None, factions: Mapping[str, tuple[str, ...]]) -
     if not text:
         return None
     key = name_key(text)
-    for prefix in ("house ", "maison ", "the "):
+    for prefix in ("house ", "maison ", "the ", "faction "):
         if key.startswith(prefix):
             key = key[len(prefix) :]
-    for slug, names in factions.items():
-        if key == slug or key in {name_key(n) for n in names}:
-            return slug
-    return None
+    return faction_from_key(key, factions)
 
 
-def _unknown(line: ListLine, lookup: Lookup) -> Finding:
-    if lookup.ambiguous:
-        options = Bilingual.of(lambda lang: "; ".join(c.label(lang) for c in lookup.candidates[:5]))
+def _kinds_for(mention: Mention, line: TmgLine) -> tuple[str, ...]:
+    """The card kinds the line's shape asks for, preferred first."""
+    if mention.carrier is not None or mention.role_word == "attachment":
+        return ("attachment",)
+    if mention.role_word == "ncu" or line.section == "ncus":
+        return ("ncu",)
+    if mention.attached or line.nested:
+        return ("attachment", "unit")
+    if line.section == "units":
+        return ("unit", "attachment")
+    return ()
+
+
+def _narrow(match: Match[CardFacts], mention: Mention, line: TmgLine, ctx: _Context) -> Choice:
+    cards = [c for c in match.cards if c.kind in LIST_KINDS]
+    matched = tuple(cards)
+    if not cards:
+        return Choice(None, (), matched, match.how, suggestions=match.suggestions)
+    reasons: list[Message] = []
+    preferred = False
+
+    def keep(test: Callable[[CardFacts], bool], reason: Message, *, soft: bool = False) -> None:
+        nonlocal cards, preferred
+        narrowed = [c for c in cards if test(c)]
+        if narrowed and len(narrowed) < len(cards):
+            cards = narrowed
+            reasons.append(reason)
+            preferred = preferred or soft
+
+    kinds = _kinds_for(mention, line)
+    if kinds:
+        keep(lambda c: c.kind == kinds[0], _("the line's place in the list"))
+    if mention.commander:
+        keep(lambda c: c.is_commander, _("the commander mark"))
+    if ctx.faction:
+        faction = ctx.faction
+        keep(lambda c: c.faction in (faction, "neutral"), _("the army's faction"))
+    if ctx.host is not None and ctx.host.unit_type:
+        unit_type = ctx.host.unit_type
+        keep(lambda c: c.unit_type in ("", unit_type), _("its unit's type"))
+    if ctx.faction:
+        own = ctx.faction
+        keep(lambda c: c.faction == own, _("the army's own version"))
+    if mention.cost is not None:
+        printed = int(mention.cost)
+        keep(lambda c: c.points == printed, _("the printed cost"), soft=True)
+    if len(cards) > 1 and len({_same_card(c) for c in cards}) == 1:
+        cards = cards[:1]
+    if len(cards) == 1:
+        return Choice(
+            cards[0],
+            tuple(cards),
+            matched,
+            match.how,
+            tuple(reasons),
+            preferred and len(matched) > 1,
+            corrected_to=match.corrected_to,
+        )
+    return Choice(None, tuple(cards), matched, match.how, tuple(reasons))
+
+
+def _same_card(card: CardFacts) -> tuple:
+    """Two printings a list cannot tell apart and that judge alike."""
+    return (card.name_en, card.title_en, card.faction, card.kind, card.points, card.unit_type)
+
+
+def _score(reading: Reading, line: TmgLine, index: CardIndex[CardFacts]) -> tuple:
+    """How well a reading's names are cards: all of them, then fewest loose matches."""
+    found = weak = 0
+    for mention in reading:
+        match = index.find(mention.name)
+        kinds = {c.kind for c in match.cards} & LIST_KINDS
+        if mention.carrier is not None:
+            kinds &= {"attachment"}
+        if kinds:
+            found += 1
+            weak += match.how in WEAK
+    return (found == len(reading), -weak, found, -len(reading))
+
+
+def _best_reading(line: TmgLine, index: CardIndex[CardFacts]) -> Reading:
+    best = max(
+        enumerate(line.options),
+        key=lambda item: (*_score(item[1], line, index), -item[0]),
+    )
+    return best[1]
+
+
+def _infer_faction(
+    lines: Sequence[tuple[TmgLine, Reading]], index: CardIndex[CardFacts]
+) -> str | None:
+    """The faction of the cards only one faction prints, by count."""
+    seen: Counter[str] = Counter()
+    for _line, reading in lines:
+        for mention in reading:
+            cards = [c for c in index.find(mention.name).cards if c.kind in LIST_KINDS]
+            factions = {c.faction for c in cards}
+            if len(factions) == 1 and "neutral" not in factions:
+                seen[factions.pop()] += mention.quantity
+    return seen.most_common(1)[0][0] if seen else None
+
+
+def _repeat_groups(reading: Reading) -> Reading:
+    """`2 x Reavers with Reaver Captain`: two units, each with its attachment."""
+    copies = reading[0].quantity if reading else 1
+    if copies <= 1 or len(reading) == 1 or any(m.quantity != copies for m in reading):
+        return reading
+    single = tuple(replace(m, quantity=1) for m in reading)
+    repeated: list[Mention] = []
+    for copy in range(copies):
+        offset = copy * len(single)
+        repeated.extend(
+            replace(m, carrier=m.carrier + offset) if m.carrier is not None else m
+            for m in single
+        )
+    return tuple(repeated)
+
+
+class _Builder:
+    """Walks the card lines in order, placing each card; collects entries and findings."""
+
+    def __init__(self, index: CardIndex[CardFacts], faction: str | None):
+        self.index = index
+        self.faction = faction
+        self.units: list[UnitEntry] = []
+        self.ncus: list[Entry] = []
+        self.unattached: list[Entry] = []
+        self.resolved: list[ResolvedEntry] = []
+        self.findings: list[Finding] = []
+        self.counters: Counter[str] = Counter()
+        self.current_unit: int | None = None  # index in self.units
+        self.claims: list[str] = []  # refs claimed as commander
+        self.line_refs: dict[int, list[str]] = {}
+        self.line_state: dict[int, LineKind] = {}
+        self.line_candidates: dict[int, tuple[str, ...]] = {}
+        self.line_notes: dict[int, Localizable] = {}
+        self.host_unknown = False  # the last unit line named no card
+
+    def place(self, line: TmgLine, reading: Reading) -> None:
+        refs = self.line_refs.setdefault(line.number, [])
+        reading = _repeat_groups(reading)
+        if line.nested and self.host_unknown:
+            # Its unit could not be read: report the line only if it is unknown too, and
+            # keep it out of the army rather than hang it on the wrong unit.
+            for mention in reading:
+                choice = _narrow(self.index.find(mention.name), mention, line, _Context(None))
+                if choice.card is None and not choice.left:
+                    self.findings.append(self._unknown(line, mention, choice))
+            self.line_state[line.number] = LineKind.UNKNOWN
+            self.line_notes[line.number] = _("under a unit that could not be read")
+            return
+        unknown = ambiguous = 0
+        units_here: dict[int, int] = {}  # mention index -> unit index
+        for position, mention in enumerate(reading):
+            host = None
+            if mention.carrier is not None:
+                host = units_here.get(mention.carrier)
+            elif (mention.attached or line.nested) and self.current_unit is not None:
+                host = self.current_unit
+            host_card = self.units[host].card if host is not None else None
+            choice = _narrow(
+                self.index.find(mention.name), mention, line, _Context(self.faction, host_card)
+            )
+            if choice.card is None:
+                if choice.left:
+                    ambiguous += 1
+                    self.findings.append(self._ambiguous(line, mention, choice))
+                    self.line_candidates[line.number] = tuple(c.id for c in choice.left)
+                else:
+                    unknown += 1
+                    self.findings.append(self._unknown(line, mention, choice))
+                continue
+            card = choice.card
+            for _copy in range(mention.quantity):
+                ref = self._add(line, mention, choice, card, host, units_here, position)
+                refs.append(ref)
+                if mention.commander:
+                    self.claims.append(ref)
+            if choice.preferred:
+                self.findings.append(self._chosen(line, mention, choice))
+            if choice.how is How.TYPO:
+                self.findings.append(self._corrected(line, mention, choice))
+        if not line.nested:
+            self.host_unknown = not refs
+            if not refs:
+                self.current_unit = None
+        if refs:
+            self.line_state[line.number] = LineKind.CARD
+        elif ambiguous:
+            self.line_state[line.number] = LineKind.AMBIGUOUS
+        else:
+            self.line_state[line.number] = LineKind.UNKNOWN
+
+    def _add(
+        self,
+        line: TmgLine,
+        mention: Mention,
+        choice: Choice,
+        card: CardFacts,
+        host: int | None,
+        units_here: dict[int, int],
+        position: int,
+    ) -> str:
+        how = _how_message(choice)
+        alternatives = tuple(c.id for c in choice.matched if c.id != card.id)
+        common = {
+            "line": line.number,
+            "card": card,
+            "corrected_from": mention.name if choice.how is How.TYPO else None,
+            "how": how,
+            "alternatives": alternatives,
+            "printed_cost": mention.cost,
+        }
+        if card.kind == "unit":
+            self.counters["unit"] += 1
+            ref = f"unit-{self.counters['unit']}"
+            self.units.append(UnitEntry(ref=ref, card=card))
+            self.current_unit = len(self.units) - 1
+            units_here[position] = self.current_unit
+            self.resolved.append(ResolvedEntry(ref=ref, role="unit", **common))
+            return ref
+        if card.kind == "ncu":
+            self.counters["ncu"] += 1
+            ref = f"ncu-{self.counters['ncu']}"
+            self.ncus.append(Entry(ref=ref, card=card))
+            self.current_unit = None
+            self.resolved.append(ResolvedEntry(ref=ref, role="ncu", **common))
+            return ref
+        loose = line.section in ("ncus", "attachments", "commander")
+        if host is None and not mention.attached and not line.nested and not loose:
+            # A plain line right after its unit (no indent, no "with"): the unit it follows.
+            host = self.current_unit
+        if host is not None:
+            unit = self.units[host]
+            self.counters[unit.ref] += 1
+            ref = f"{unit.ref}.attachment-{self.counters[unit.ref]}"
+            self.units[host] = UnitEntry(
+                ref=unit.ref, card=unit.card, attachments=(*unit.attachments, Entry(ref, card))
+            )
+            self.resolved.append(ResolvedEntry(ref=ref, role="attachment", host=unit.ref, **common))
+            return ref
+        self.counters["unattached"] += 1
+        ref = f"attachment-{self.counters['unattached']}"
+        self.unattached.append(Entry(ref=ref, card=card))
+        self.resolved.append(ResolvedEntry(ref=ref, role="attachment", **common))
+        return ref
+
+    # --- findings about reading ------------------------------------------------------
+
+    @staticmethod
+    def _ambiguous(line: TmgLine, mention: Mention, choice: Choice) -> Finding:
+        options = Bilingual.of(lambda lang: "; ".join(c.label(lang) for c in choice.left[:6]))
         return Finding(
             code="CARD_AMBIGUOUS",
             rule="list-format",
             message=_(
                 "line {line}: '{name}' matches several cards: {cards}",
                 line=line.number,
-                name=line.name,
+                name=mention.name,
                 cards=options,
             ),
             entries=(f"line-{line.number}",),
             fix=_("add the card's title or its cost"),
-            data={"candidates": [c.id for c in lookup.candidates]},
+            data={"candidates": [c.id for c in choice.left], "line": line.number},
         )
-    hint = "; ".join(lookup.suggestions)
-    return Finding(
-        code="CARD_UNKNOWN",
-        rule="list-format",
-        message=with_suggestions(
-            _("line {line}: no card named '{name}'", line=line.number, name=line.name), lookup
-        ),
-        entries=(f"line-{line.number}",),
-        fix=_("did you mean {names}?", names=hint) if hint else None,
-        data={"suggestions": list(lookup.suggestions)},
-    )
+
+    @staticmethod
+    def _unknown(line: TmgLine, mention: Mention, choice: Choice) -> Finding:
+        hint = "; ".join(choice.suggestions)
+        message = _("line {line}: no card named '{name}'", line=line.number, name=mention.name)
+        if choice.matched == () and choice.how is not None:
+            message = _(
+                "line {line}: '{name}' is not a unit, attachment or NCU",
+                line=line.number,
+                name=mention.name,
+            )
+        if hint:
+            message = _("{message} (closest: {names})", message=message, names=hint)
+        return Finding(
+            code="CARD_UNKNOWN",
+            rule="list-format",
+            message=message,
+            entries=(f"line-{line.number}",),
+            fix=_("did you mean {names}?", names=hint) if hint else None,
+            data={"suggestions": list(choice.suggestions), "line": line.number},
+        )
+
+    @staticmethod
+    def _chosen(line: TmgLine, mention: Mention, choice: Choice) -> Finding:
+        card = choice.card
+        assert card is not None
+        others = [c for c in choice.matched if c.id != card.id]
+        return Finding(
+            code="CARD_CHOSEN",
+            rule="list-format",
+            severity=Severity.WARNING,
+            message=_(
+                "line {line}: '{name}' could be {others}; read as {card} ({why})",
+                line=line.number,
+                name=mention.name,
+                others=Bilingual.of(lambda lang: "; ".join(_told(c, lang) for c in others[:5])),
+                card=Bilingual.of(lambda lang: _told(card, lang)),
+                why=_reasons(choice.reasons),
+            ),
+            entries=(f"line-{line.number}",),
+            fix=_("add the card's title or its cost"),
+            data={"chosen": card.id, "candidates": [c.id for c in choice.matched]},
+        )
+
+    @staticmethod
+    def _corrected(line: TmgLine, mention: Mention, choice: Choice) -> Finding:
+        card = choice.card
+        assert card is not None
+        return Finding(
+            code="NAME_CORRECTED",
+            rule="list-format",
+            severity=Severity.WARNING,
+            message=_(
+                "line {line}: '{name}' read as {card}",
+                line=line.number,
+                name=mention.name,
+                card=Bilingual.of(card.label),
+            ),
+            entries=(f"line-{line.number}",),
+        )
+
+
+def _told(card: CardFacts, lang: str) -> str:
+    """A card's label with what tells it from its namesakes: faction and id."""
+    return f"{card.label(lang)} [{card.faction}, {card.id}]"
+
+
+class _Joined:
+    """Several messages joined with commas, each in the reader's language."""
+
+    def __init__(self, parts: Sequence[Localizable]):
+        self.parts = tuple(parts)
+
+    def in_language(self, lang: str | None) -> str:
+        return ", ".join(part.in_language(lang) for part in self.parts)
+
+
+def _reasons(reasons: Sequence[Message]) -> Localizable:
+    return _Joined(reasons)
+
+
+def _how_message(choice: Choice) -> Localizable:
+    base = HOW_TEXT[choice.how] if choice.how is not None else _("its name")
+    if not choice.reasons:
+        return _("read by {how}", how=base)
+    return _("read by {how}, chosen by {why}", how=base, why=_reasons(choice.reasons))
+
+
+# --- line notes -----------------------------------------------------------------------
+
+KIND_NOTES: dict[LineKind, Message] = {
+    LineKind.SECTION: _("a section heading"),
+    LineKind.LEGEND: _("a legend explaining how the list is written"),
+    LineKind.FOOTER: _("a footer (app, link or total)"),
+    LineKind.EXTRA: _("not a card of the list (terrain, objective, token)"),
+    LineKind.PROSE: _("a sentence about the list, ignored"),
+    LineKind.TITLE: _("read as the list's title"),
+    LineKind.OTHER_LIST: _("part of another list in the same text, not checked here"),
+}
+HEADER_NOTES: dict[str, Message] = {
+    "faction": _("the army's faction"),
+    "points": _("the game size"),
+    "activations": _("the number of activations (not checked)"),
+    "ruleset": _("the ruleset"),
+    "game": _("the game"),
+    "neutral": _("the neutral points (recomputed)"),
+    "commander": _("names the commander"),
+}
 
 
 def build_tmg_draft(
@@ -110,19 +480,8 @@ def build_tmg_draft(
     ruleset: Ruleset,
     default_points: int = 40,
 ) -> TmgListBuild:
-    if parsed.problems and not parsed.lines:
-        return TmgListBuild(
-            draft=None,
-            findings=(
-                Finding(
-                    code="LIST_UNPARSEABLE",
-                    rule="list-format",
-                    message=_("this text is not an army list: no card lines were found"),
-                ),
-            ),
-        )
-    faction = resolve_faction(parsed.faction, factions)
     findings: list[Finding] = []
+    faction = resolve_faction(parsed.faction, factions)
     if parsed.faction and faction is None:
         findings.append(
             Finding(
@@ -132,130 +491,244 @@ def build_tmg_draft(
                 fix=_("use one of: {factions}", factions=", ".join(sorted(factions))),
             )
         )
-
-    units: list[UnitEntry] = []
-    ncus: list[Entry] = []
-    unattached: list[Entry] = []
-    resolved: list[ResolvedEntry] = []
-    counters: Counter[str] = Counter()
-    title_lines: list[str] = []
-
-    def add_attachment(line: ListLine, card: CardFacts, corrected: str | None) -> None:
-        loose = line.section in ("ncus", "attachments") and not line.attached and not line.indent
-        if units and not loose:
-            host = units[-1]
-            counters[host.ref] += 1
-            ref = f"{host.ref}.attachment-{counters[host.ref]}"
-            units[-1] = UnitEntry(
-                ref=host.ref,
-                card=host.card,
-                attachments=(*host.attachments, Entry(ref=ref, card=card)),
-            )
-            resolved.append(
-                ResolvedEntry(ref, line.number, card, "attachment", host.ref, corrected)
-            )
-        else:
-            counters["unattached"] += 1
-            ref = f"attachment-{counters['unattached']}"
-            unattached.append(Entry(ref=ref, card=card))
-            resolved.append(ResolvedEntry(ref, line.number, card, "attachment", None, corrected))
-
-    host_unresolved = False
-    for line in parsed.lines:
-        role_hint = {"ncus": "ncu"}.get(line.section or "")
-        nested = line.attached or (line.indent > 0 and line.section != "ncus")
-        if nested and (units or host_unresolved):
-            role_hint = "attachment"
-        lookup = index.lookup(line.name, narrow=_narrower(line, role_hint, faction))
-        if nested and host_unresolved:
-            # Its unit could not be read: report the line only if it is unknown too, and
-            # keep it out of the army rather than hang it on the wrong unit.
-            if lookup.card is None:
-                findings.append(_unknown(line, lookup))
-            continue
-        if not nested:
-            host_unresolved = lookup.card is None
-        if lookup.card is None:
-            if line.number == parsed.first_line and not line.bulleted and not lookup.ambiguous:
-                # Pasted lists often open with a free-text title line ("stark 40pts").
-                title_lines.append(line.name)
-                continue
-            findings.append(_unknown(line, lookup))
-            continue
-        card = lookup.card
-        if card.kind in ("unit", "ncu"):
-            counters[card.kind] += 1
-            ref = f"{card.kind}-{counters[card.kind]}"
-            if card.kind == "unit":
-                units.append(UnitEntry(ref=ref, card=card))
-            else:
-                ncus.append(Entry(ref=ref, card=card))
-            resolved.append(
-                ResolvedEntry(ref, line.number, card, card.kind, None, lookup.corrected_from)
-            )
-        elif card.kind == "attachment":
-            add_attachment(line, card, lookup.corrected_from)
-        else:
-            findings.append(
-                Finding(
-                    code="CARD_UNKNOWN",
-                    rule="list-format",
-                    message=_(
-                        "line {line}: {card} is a {kind} card, not a unit, attachment or NCU",
-                        line=line.number,
-                        card=Bilingual.of(card.label),
-                        kind=card.kind,
-                    ),
-                    entries=(f"line-{line.number}",),
-                )
-            )
-            continue
-        for inline in line.inline_attachments:
-            inline_lookup = index.lookup(
-                inline.name, narrow=_narrower(inline, "attachment", faction)
-            )
-            if inline_lookup.card is None:
-                findings.append(_unknown(inline, inline_lookup))
-            else:
-                add_attachment(inline, inline_lookup.card, inline_lookup.corrected_from)
-
-    if not resolved and not findings:
-        return build_tmg_draft(
-            ParsedTmgList(problems=("no card lines found",)),
-            index=index,
-            factions=factions,
-            ruleset=ruleset,
-        )
+    chosen = [(line, _best_reading(line, index)) for line in parsed.lines if line.options]
+    card_lines = [(line, reading) for line, reading in chosen if line.kind is None]
+    header_commander = next(
+        ((line, reading) for line, reading in chosen if line.kind is LineKind.HEADER), None
+    )
     faction_inferred = False
     if faction is None:
-        factions_seen = Counter(e.card.faction for e in resolved if not e.card.is_neutral)
-        faction = factions_seen.most_common(1)[0][0] if factions_seen else "neutral"
-        faction_inferred = True
+        faction = _infer_faction(chosen, index)
+        faction_inferred = faction is not None
 
-    chosen_commander = None
-    if parsed.commander:
-        commander_key = name_key(parsed.commander)
-        for entry in resolved:
-            labels = {name_key(entry.card.label("en")), name_key(entry.card.label("fr"))}
-            names = {name_key(entry.card.name_en), name_key(entry.card.name_fr)}
-            if commander_key in labels | names and not entry.card.is_commander:
-                chosen_commander = entry.ref
-                break
+    builder = _Builder(index, faction)
+    first_card = None
+    titles: list[int] = []
+    ignored: list[int] = []
+    for line, reading in card_lines:
+        before = len(builder.findings)
+        builder.place(line, reading)
+        state = builder.line_state[line.number]
+        if state is LineKind.CARD:
+            first_card = first_card or line.number
+            continue
+        if state is LineKind.AMBIGUOUS:
+            continue
+        # Nothing on the line is a card. Before the list, unmarked: its title or the
+        # player. After it, unmarked and like no card name: a remark, ignored. Otherwise
+        # a card we do not know: the finding stays.
+        unknown = builder.findings[before:]
+        close = any(f.data.get("suggestions") for f in unknown)
+        if not line.marked and first_card is None and not line.nested:
+            del builder.findings[before:]
+            builder.line_state[line.number] = LineKind.TITLE
+            titles.append(line.number)
+        elif not line.marked and not close and len(reading) == 1:
+            del builder.findings[before:]
+            builder.line_state[line.number] = LineKind.PROSE
+            ignored.append(line.number)
 
+    commander_note = None
+    commander_line = parsed.header_lines.get("commander")
+    if header_commander is not None:
+        line, reading = header_commander
+        commander_note = _claim_from_header(builder, line, reading)
+
+    read_codes = {f.code for f in builder.findings}
+    if not builder.resolved and not read_codes & {"CARD_AMBIGUOUS", "CARD_UNKNOWN"}:
+        findings.append(
+            Finding(
+                code="LIST_UNPARSEABLE",
+                rule="list-format",
+                message=_("this text is not an army list: no card lines were found"),
+            )
+        )
+        return TmgListBuild(
+            draft=None,
+            findings=tuple(findings),
+            lines=_line_readings(parsed, builder, commander_line, commander_note),
+        )
+    findings.extend(builder.findings)
+
+    if faction is None:
+        faction = "neutral"
+    if faction_inferred:
+        findings.append(
+            Finding(
+                code="FACTION_INFERRED",
+                rule="list-format",
+                severity=Severity.WARNING,
+                message=_(
+                    "no faction given: read as {faction}, the faction of its cards",
+                    faction=faction,
+                ),
+                fix=_("add a line 'Faction: {faction}'", faction=faction),
+            )
+        )
+    points = parsed.points
+    points_assumed = points is None
+    if points is None:
+        printed = sum(
+            int(e.printed_cost) * 1 for e in builder.resolved if (e.printed_cost or "").isdigit()
+        )
+        # The printed total names the size when it nearly fills one (38 of 40); a few
+        # printed costs (a fragment) say nothing.
+        points = next(
+            (size for size in STANDARD_SIZES if printed <= size <= printed / 0.75),
+            default_points,
+        )
+        findings.append(
+            Finding(
+                code="POINTS_ASSUMED",
+                rule="list-format",
+                severity=Severity.WARNING,
+                message=(
+                    _(
+                        "no game size given: {points} points assumed from the printed costs "
+                        "({printed})",
+                        points=points,
+                        printed=printed,
+                    )
+                    if (printed and points != default_points) or printed == points
+                    else _("no game size given: {points} points assumed", points=points)
+                ),
+                fix=_("add a line 'Points: {points}'", points=points),
+            )
+        )
+    if ignored:
+        findings.append(
+            Finding(
+                code="LINES_IGNORED",
+                rule="list-format",
+                severity=Severity.WARNING,
+                message=_(
+                    "lines {lines} read as remarks, not cards, and ignored",
+                    lines=", ".join(str(n) for n in ignored),
+                ),
+                entries=tuple(f"line-{n}" for n in ignored),
+            )
+        )
+    other = [line.number for line in parsed.lines if line.kind is LineKind.OTHER_LIST]
+    if other:
+        findings.append(
+            Finding(
+                code="LIST_SEVERAL",
+                rule="list-format",
+                severity=Severity.WARNING,
+                message=_(
+                    "this text holds more than one list: lines {first}-{last} were not "
+                    "checked with this one",
+                    first=other[0],
+                    last=other[-1],
+                ),
+                fix=_("check each list on its own, or paste them all in the batch check"),
+            )
+        )
+
+    chosen_commander = next(
+        (
+            ref
+            for ref in builder.claims
+            if not next(e for e in builder.resolved if e.ref == ref).card.is_commander
+        ),
+        None,
+    )
     draft = ArmyDraft(
         faction=faction,
-        points_limit=parsed.points or default_points,
+        points_limit=points,
         ruleset=ruleset,
-        units=tuple(units),
-        ncus=tuple(ncus),
-        unattached=tuple(unattached),
+        units=tuple(builder.units),
+        ncus=tuple(builder.ncus),
+        unattached=tuple(builder.unattached),
         chosen_commander=chosen_commander,
-        name=parsed.name or " ".join(title_lines),
+        name=parsed.name
+        or " ".join(
+            line.raw.body
+            for line in parsed.lines
+            if line.number in titles or (line.kind is LineKind.TITLE and line.header is None)
+        )[:200],
     )
     return TmgListBuild(
         draft=draft,
         findings=tuple(findings),
-        entries=tuple(resolved),
-        points_assumed=parsed.points is None,
+        entries=tuple(builder.resolved),
+        points_assumed=points_assumed,
         faction_inferred=faction_inferred,
+        lines=_line_readings(parsed, builder, commander_line, commander_note),
     )
+
+
+def _title_words(parsed: ParsedTmgList, titles: list[int]) -> list[str]:
+    return [
+        line.raw.body
+        for line in parsed.lines
+        if line.number in titles or (line.kind is LineKind.TITLE and line.header is None)
+    ]
+
+
+def _claim_from_header(builder: _Builder, line: TmgLine, reading: Reading) -> Localizable | None:
+    """`Commander: X`: the entry it repeats becomes the commander claim; a commander only
+    in the header is added as an entry of that line."""
+    for mention in reading:
+        match = builder.index.find(mention.name)
+        commanders = Mention(**{**mention.__dict__, "commander": True})
+        choice = _narrow(match, commanders, line, _Context(builder.faction))
+        cards = {c.id for c in (choice.left or choice.matched)}
+        characters = {k for c in (choice.left or choice.matched) for k in c.characters}
+        for entry in builder.resolved:
+            same = entry.card.id in cards or bool(characters & set(entry.card.characters))
+            if same:
+                if entry.ref not in builder.claims:
+                    builder.claims.append(entry.ref)
+                return _("the commander, listed on line {line}", line=entry.line)
+        if choice.card is None:
+            builder.line_refs[line.number] = []
+            builder.place(line, (commanders,))
+            return None
+        builder.place(line, (Mention(**{**commanders.__dict__, "attached": False}),))
+        return _("the commander, not listed elsewhere: read from this line")
+    return None
+
+
+def _line_readings(
+    parsed: ParsedTmgList,
+    builder: _Builder,
+    commander_line: int | None,
+    commander_note: Localizable | None,
+) -> tuple[LineReading, ...]:
+    readings = []
+    for line in parsed.lines:
+        refs = tuple(builder.line_refs.get(line.number, ()))
+        kind = builder.line_state.get(line.number, line.kind)
+        note: Localizable | None = None
+        if line.kind is LineKind.HEADER and line.header is not None:
+            if line.number == commander_line and commander_note is not None and not refs:
+                note = commander_note
+            elif refs:
+                kind = LineKind.CARD
+                note = commander_note
+            else:
+                note = HEADER_NOTES.get(line.header[0])
+            if line.header[0] == "commander" and builder.line_state.get(line.number) in (
+                LineKind.UNKNOWN,
+                LineKind.AMBIGUOUS,
+            ):
+                kind = builder.line_state[line.number]
+            elif kind not in (LineKind.CARD,):
+                kind = LineKind.HEADER
+        elif kind is None:
+            kind = LineKind.UNKNOWN
+        note = note or builder.line_notes.get(line.number)
+        if note is None and kind in KIND_NOTES:
+            note = KIND_NOTES[kind]
+        readings.append(
+            LineReading(
+                number=line.number,
+                text=line.raw.text,
+                kind=kind,
+                refs=refs,
+                note=note,
+                candidates=builder.line_candidates.get(line.number, ()),
+            )
+        )
+    return tuple(readings)

@@ -106,9 +106,16 @@ Non-Combat Units:
 """
 
 
+def errors(result):
+    return [f.code for f in result.findings if f.severity == "error"]
+
+
 def build(text):
     return build_tmg_draft(
-        parse_tmg_text(text), index=INDEX, factions=FACTIONS, ruleset=get_ruleset()
+        parse_tmg_text(text, factions=FACTIONS),
+        index=INDEX,
+        factions=FACTIONS,
+        ruleset=get_ruleset(),
     )
 
 
@@ -186,18 +193,18 @@ def test_cost_marker_picks_the_commander_version():
 
 def test_name_matching_two_versions_without_title_or_cost_is_ambiguous():
     result = build("Faction: Stark\n• Stark Sworn Swords (5)\n  • Robb Stark")
-    assert [f.code for f in result.findings] == ["CARD_AMBIGUOUS"]
+    assert errors(result) == ["CARD_AMBIGUOUS"]
 
 
 def test_small_typo_is_corrected():
     result = build("Faction: Stark\n• Stark Sworn Sowrds (5)")
-    assert result.findings == ()
+    assert [f.code for f in result.findings] == ["NAME_CORRECTED", "POINTS_ASSUMED"]
     assert result.entries[0].corrected_from == "Stark Sworn Sowrds"
 
 
 def test_unknown_name_gives_card_unknown_with_suggestions():
     result = build("Faction: Stark\n• Stark Sword Guys (5)")
-    (finding,) = result.findings
+    (finding,) = [f for f in result.findings if f.severity == "error"]
     assert finding.code == "CARD_UNKNOWN"
     assert "Stark Sworn Swords" in finding.message.en
 
@@ -260,7 +267,7 @@ def test_attachment_under_an_unknown_unit_is_not_hung_on_the_previous_unit():
         "Faction: Stark\n• Stark Sworn Swords (5)\n• Wildling Mystery Band (5)\n  • Robb Stark (C)"
     )
     result = build(text)
-    assert [f.code for f in result.findings] == ["CARD_UNKNOWN"]
+    assert errors(result) == ["CARD_UNKNOWN"]
     assert result.draft.units[0].attachments == ()
 
 
