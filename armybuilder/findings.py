@@ -90,6 +90,13 @@ TACTICS_CODES = frozenset(
         # Added by Citadel (contracts allow additions): data problems a hand-made card shows.
         "FIGURE_TYPE_MISMATCH",
         "CARD_COST_UNKNOWN",
+        # Added by Citadel for reading pasted warbands (issue 12), all warnings: the reader
+        # says every assumption it made. The same names are used for TMG lists.
+        "COST_DIFFERS",  # a printed cost is not the card's current cost (the card's counts)
+        "FACTION_INFERRED",  # no (known) Faction line: the faction of the figures was taken
+        "NAME_CORRECTED",  # a misspelt name was read as the closest card
+        "LINES_IGNORED",  # lines read as prose, or a second warband, left out
+        "CARD_CHOSEN",  # a name matched several cards and a hint chose one (says which, why)
     }
 )
 ALL_CODES = TMG_CODES | TACTICS_CODES

@@ -5,14 +5,15 @@ the canonical text). Pure: the card pool is passed in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from armybuilder.findings import Finding
+from armybuilder.listtext.reading import LineReading
 from armybuilder.result import CheckResult, CoinTotals, ResultEntry, in_display_order
 
-from .draft import WarbandContext, WarbandDraft
-from .text import build_warband, parse_warband_text, write_warband_text
+from .draft import TacticsCard, WarbandContext, WarbandDraft
+from .text import EntryReading, read_warband, write_warband_text
 from .validator import validate_warband
 
 if TYPE_CHECKING:
@@ -36,12 +37,16 @@ def check_draft(
     lang: str = "en",
     findings: Sequence[Finding] = (),
     context: WarbandContext | None = None,
+    lines: tuple[LineReading, ...] = (),
+    read: Mapping[str, EntryReading] | None = None,
 ) -> CheckResult:
     """Validate a warband draft: the one place a Tactics result is built, for pasted text
     and saved warbands alike. `findings`: what reading the text found; `context`: the
-    cards the player could still buy (default: the faction's pool)."""
+    cards the player could still buy (default: the faction's pool); `lines` and `read`:
+    for pasted text, how each line and each entry was read."""
     report = validate_warband(draft, context or pool.context_for(draft.faction))
     holders = {item.ref: item.holder for item in draft.equipment}
+    read = read or {}
     return CheckResult(
         game=GAME,
         lang=lang,
@@ -50,9 +55,7 @@ def check_draft(
         coins=CoinTotals(spent=report.spent, budget=draft.budget),
         figures=report.figures,
         entries=tuple(
-            ResultEntry(
-                ref=entry.ref, card=entry.card, role=entry.card.kind, host=holders.get(entry.ref)
-            )
+            _entry(entry.ref, entry.card, holders.get(entry.ref), read.get(entry.ref))
             for entry in draft.entries()
         ),
         text=write_warband_text(
@@ -61,18 +64,43 @@ def check_draft(
             scenario_label=scenario_label(draft, pool),
             lang=lang,
         ),
+        lines=lines,
+    )
+
+
+def _entry(ref: str, card: TacticsCard, host: str | None, read: EntryReading | None) -> ResultEntry:
+    if read is None:
+        return ResultEntry(ref=ref, card=card, role=card.kind, host=host)
+    return ResultEntry(
+        ref=ref,
+        card=card,
+        role=card.kind,
+        host=host,
+        line=read.line,
+        corrected_from=read.corrected_from,
+        how=read.how,
+        alternatives=read.alternatives,
+        printed_cost=read.printed_cost,
     )
 
 
 def check_text(
     text: str, *, pool: TacticsPool, lang: str = "en", findings: Sequence[Finding] = ()
 ) -> CheckResult:
-    """Read a pasted warband and check it."""
-    parsed = parse_warband_text(text)
-    draft, read = build_warband(
-        parsed, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
+    """Read a pasted warband and check it: every line of `text` is in `lines`."""
+    reading = read_warband(
+        text, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
     )
-    read_findings = [*read, *findings]
-    if draft is None:
-        return CheckResult(game=GAME, lang=lang, findings=in_display_order(read_findings))
-    return check_draft(draft, pool=pool, lang=lang, findings=read_findings)
+    read_findings = [*reading.findings, *findings]
+    if reading.draft is None:
+        return CheckResult(
+            game=GAME, lang=lang, findings=in_display_order(read_findings), lines=reading.lines
+        )
+    return check_draft(
+        reading.draft,
+        pool=pool,
+        lang=lang,
+        findings=read_findings,
+        lines=reading.lines,
+        read=reading.entries,
+    )

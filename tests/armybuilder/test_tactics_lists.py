@@ -254,16 +254,30 @@ def test_warband_text_round_trips_through_import(small_pool):
 # --- selectors: the report --------------------------------------------------------------------
 
 
+# What only a pasted text has: how each line and each entry was read.
+READING_KEYS = ("line", "how", "alternatives", "printed_cost")
+
+
+def without_reading(report: dict) -> dict:
+    entries = [
+        {key: value for key, value in entry.items() if key not in READING_KEYS}
+        for entry in report["entries"]
+    ]
+    return {**{k: v for k, v in report.items() if k != "lines"}, "entries": entries}
+
+
 def test_warband_report_is_the_check_of_its_own_text(small_pool):
     army_list = tactics_services.import_warband_text(text=WARBAND_TEXT).army_list
     report = result_json(tactics_selectors.warband_report(army_list))
-    assert report == result_json(check_tactics_text(report["text"]))
+    checked = result_json(check_tactics_text(report["text"]))
+    assert without_reading(report) == without_reading(checked)
 
 
 def test_warband_report_in_french_matches_the_checker(small_pool):
     army_list = tactics_services.import_warband_text(text=WARBAND_TEXT).army_list
     report = result_json(tactics_selectors.warband_report(army_list, lang="fr"))
-    assert report == result_json(check_tactics_text(report["text"], lang="fr"))
+    checked = result_json(check_tactics_text(report["text"], lang="fr"))
+    assert without_reading(report) == without_reading(checked)
 
 
 def test_warband_report_counts_coins_and_figures(warband, cards):

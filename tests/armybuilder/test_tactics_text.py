@@ -95,7 +95,8 @@ def test_scenario_without_known_budget_leaves_it_empty():
 
 def test_french_names_are_read():
     draft, findings = build("Jeu: Tactics\nScenario: 3-6-18\nSoldats:\n• Gardiens Baratheon x2")
-    assert findings == () and len(draft.figures) == 2
+    # No Faction line: the faction is taken from the figures, and a warning says so.
+    assert [f.code for f in findings] == ["FACTION_INFERRED"] and len(draft.figures) == 2
 
 
 def test_unknown_figure_is_reported():
