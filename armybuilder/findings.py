@@ -68,6 +68,14 @@ TMG_CODES = frozenset(
         "REQUIREMENT_CONFLICT",
         "COPY_LIMIT",
         "TEAM_CHARACTER_DUPLICATE",
+        # Added by Citadel: warnings of the list reader (every assumption it makes is said).
+        "FACTION_INFERRED",  # no Faction line: the faction of the cards
+        "POINTS_ASSUMED",  # no Points line: a size from the printed total, else 40
+        "COST_DIFFERS",  # a printed cost is not the card's current cost
+        "NAME_CORRECTED",  # a typo read as the closest card name
+        "CARD_CHOSEN",  # several cards fit the name; a printed cost chose one
+        "LINES_IGNORED",  # lines read as remarks, not cards
+        "LIST_SEVERAL",  # a second list in the same text, not checked with this one
     }
 )
 TACTICS_CODES = frozenset(
