@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # [b], [/b], [color=#fff], [size=3], [list], [/list], [url=…] … [/url] (the text kept).
 _BBCODE = re.compile(
@@ -74,8 +75,9 @@ class RawLine:
         return not self.body
 
 
+@lru_cache(maxsize=65536)
 def clean(text: str) -> tuple[str, bool, bool]:
-    """(body, bulleted, heading) of one line."""
+    """(body, bulleted, heading) of one line. Cached: a batch of lists repeats lines."""
     line = _strip_symbols(text).translate(_QUOTES)
     bulleted = bool(_BBCODE_ITEM.search(line))
     line = _BBCODE_ITEM.sub(" ", line)
@@ -135,6 +137,7 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+@lru_cache(maxsize=65536)
 def looks_like_prose(body: str, *, marked: bool = False) -> bool:
     """A sentence about the list rather than a line of it: it ends like a sentence and has
     several words, or it is long. `marked`: the line carries a cost or a bullet, which

@@ -212,13 +212,17 @@ class CardIndex(Generic[CardT]):
         return [known for _, known in scored[:3]]
 
     def find(self, text: str) -> Match[CardT]:
-        """Every card `text` could name, by the strongest way anything matched."""
+        """Every card `text` could name, by the strongest way anything matched. Cached by
+        the text as typed, then by its key (a batch of lists repeats its names)."""
+        found = self._found.get(text)
+        if found is not None:
+            return found
         key = name_key(text)
-        if key in self._found:
-            return self._found[key]
-        found = self._find(key)
-        if len(self._found) < 50_000:
-            self._found[key] = found
+        found = self._found.get(key)
+        if found is None:
+            found = self._find(key)
+        if len(self._found) < 100_000:
+            self._found[text] = self._found[key] = found
         return found
 
     def _find(self, key: str) -> Match[CardT]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from armybuilder.listtext.lines import RawLine, looks_like_prose, split_lines
 from armybuilder.listtext.reading import LineKind
@@ -251,6 +252,7 @@ def _cost_value(match: re.Match[str]) -> str:
     return "C" if value.upper() in {"C", "G"} else str(int(value))
 
 
+@lru_cache(maxsize=65536)
 def split_cost(text: str) -> tuple[str, str | None]:
     """A name without its printed cost, and that cost ("5", "C" for a commander mark)."""
     values = [_cost_value(match) for match in _COST_TOKEN.finditer(text)]
@@ -294,6 +296,8 @@ def _role_of(part: str) -> tuple[str, str | None]:
 def _mention(text: str, *, attached: bool = False, carrier: int | None = None) -> Mention | None:
     text, quantity = _quantity(text.strip())
     name, cost = split_cost(text)
+    if quantity == 1:
+        name, quantity = _quantity(name)
     name, role = _role_of(name)
     name = name.strip(" -–—,:;|.'\"")
     if not name or not re.search(r"[^\W\d_]", name):
@@ -441,7 +445,8 @@ def _times(mention: Mention, quantity: int) -> Mention:
     return Mention(**{**mention.__dict__, "quantity": mention.quantity * quantity})
 
 
-def _line_readings(body: str, *, attached_line: bool, section: str | None) -> list[Reading]:
+@lru_cache(maxsize=65536)
+def _line_readings(body: str, *, attached_line: bool, section: str | None) -> tuple[Reading, ...]:
     """Every reading of a card line: its chunks (cut after costs), each read in turn; the
     combinations are few (a chunk rarely has more than two readings)."""
     chunks = _chunks(body)
@@ -456,7 +461,7 @@ def _line_readings(body: str, *, attached_line: bool, section: str | None) -> li
         if options:
             per_chunk.append(options)
     if not per_chunk:
-        return []
+        return ()
     readings: list[Reading] = [()]
     for options in per_chunk:
         combined = []
@@ -471,9 +476,10 @@ def _line_readings(body: str, *, attached_line: bool, section: str | None) -> li
                 )
                 combined.append(prefix + shifted)
         readings = combined[:16]
-    return readings
+    return tuple(readings)
 
 
+@lru_cache(maxsize=65536)
 def _header(body: str) -> tuple[str, str] | None:
     key, colon, value = body.partition(":")
     if not colon:
@@ -484,6 +490,7 @@ def _header(body: str) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def _section(body: str) -> tuple[str, str] | None:
     """(section, what follows on the same line) for `Combat Units:`, `NCU's: Aeron, Balon`,
     `NCUs - Aeron & Balon`, `Non-Combat Units (8 pts)`."""
@@ -496,6 +503,7 @@ def _section(body: str) -> tuple[str, str] | None:
     return section, (match.group(2) or "").strip()
 
 
+@lru_cache(maxsize=65536)
 def _points_line(body: str) -> int | None:
     """`40 Points`, `40/40 Points`, `Points 40`, `50pts` alone on a line."""
     text = _NEUTRAL_NOTE.sub("", body).strip()
@@ -507,29 +515,52 @@ def _points_line(body: str) -> int | None:
     return int(match.group(2) or match.group(1))
 
 
-def _faction_line(body: str, factions: Mapping[str, tuple[str, ...]]) -> str | None:
-    """`House Greyjoy`, `Stark`, `Night's Watch – 40 pts`: a faction named alone."""
-    text, _cost = split_cost(_NEUTRAL_NOTE.sub("", body))
-    text = re.sub(r"(?i)\b\d{2,3}\s*(?:/\s*\d{2,3})?\s*(?:points?|pts?)?\b", " ", text)
+@lru_cache(maxsize=65536)
+def _faction_line(
+    body: str, factions: tuple[tuple[str, tuple[str, ...]], ...]
+) -> tuple[str, int | None] | None:
+    """`House Greyjoy`, `Stark`, `Night's Watch – 40 pts`, `Stark Army - 40/40`: a faction
+    named alone, with the game size when the line gives one."""
+    text = _NEUTRAL_NOTE.sub("", body)
+    points = None
+    size = re.search(r"(?i)\b(\d{2,3})\s*(?:/\s*(\d{2,3}))?\s*(?:points?|pts?)?\b", text)
+    if size:
+        points = int(size.group(2) or size.group(1))
+        text = text[: size.start()] + " " + text[size.end() :]
     key = name_key(text)
     for prefix in ("house ", "maison ", "the ", "faction "):
         if key.startswith(prefix):
             key = key[len(prefix) :]
-    return faction_from_key(key, factions)
+    for suffix in (" army", " armee", " list", " liste"):
+        if key.endswith(suffix):
+            key = key[: -len(suffix)]
+    key = re.sub(r"^(?:armee|army|liste?) (?:de |of )?", "", key)
+    slug = faction_from_key(key, dict(factions))
+    if slug is None or (points is not None and not 15 <= points <= 200):
+        return None
+    return slug, points
 
 
 def faction_from_key(key: str, factions: Mapping[str, tuple[str, ...]]) -> str | None:
-    for slug, names in factions.items():
-        if key == slug or key in {name_key(n) for n in names}:
-            return slug
+    """The faction a folded name means: its slug, a name, or a name without House/The."""
+    return _faction_keys(tuple(sorted((k, tuple(v)) for k, v in factions.items()))).get(key)
+
+
+@lru_cache(maxsize=64)
+def _faction_keys(factions: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
+    keys: dict[str, str] = {}
+    for slug, names in factions:
+        keys.setdefault(slug, slug)
         for name in names:
             folded = name_key(name)
+            keys.setdefault(folded, slug)
             for prefix in ("house ", "maison ", "the "):
-                if folded.startswith(prefix) and folded[len(prefix) :] == key:
-                    return slug
-    return None
+                if folded.startswith(prefix):
+                    keys.setdefault(folded[len(prefix) :], slug)
+    return keys
 
 
+@lru_cache(maxsize=65536)
 def _is_footer(body: str) -> bool:
     folded = fold(body)
     return folded.startswith(FOOTER_PREFIXES) or bool(_SITE.match(folded))
@@ -539,6 +570,7 @@ _SITE = re.compile(r"^\S+\.(?:com|net|org|fr|io)\b")
 _STRONG_EXTRA = frozenset({"terrain", "terrains", "objective", "objectives", "objectif"})
 
 
+@lru_cache(maxsize=65536)
 def _is_extra(body: str) -> bool:
     """`Plus 3 Castle Walls`, `Terrain: 2 forests`: named, but not cards of the list."""
     words = set(name_key(body).split())
@@ -552,14 +584,40 @@ def _is_extra(body: str) -> bool:
 _NEXT_LIST = re.compile(r"^(?:(?:army\s+)?list|liste|armee)\s*(?:#\s*)?\d+\b", re.I)
 
 
-def _starts_another_list(
-    body: str, headers: Mapping[str, str], factions: Mapping[str, tuple[str, ...]]
-) -> bool:
-    """After cards were read: a second `Faction:` or `Commander:` line, or `List 2`."""
-    if _NEXT_LIST.match(body):
-        return True
-    header = _header(body)
-    return header is not None and header[0] in ("faction", "commander") and header[0] in headers
+@dataclass(frozen=True)
+class _Shape:
+    """What one line's text alone says about it (cached: a batch repeats its lines)."""
+
+    header: tuple[str, str] | None
+    section: tuple[str, str] | None
+    points: int | None
+    footer: bool
+    legend: bool
+    activations: bool
+    extra: bool
+    cost: bool
+    prose: bool
+    prose_marked: bool
+    with_line: bool
+    next_list: bool
+
+
+@lru_cache(maxsize=65536)
+def _shape(body: str) -> _Shape:
+    return _Shape(
+        header=_header(body),
+        section=_section(body),
+        points=_points_line(body),
+        footer=_is_footer(body),
+        legend=bool(_LEGEND.match(fold(body))),
+        activations=bool(_ACTIVATIONS.match(body.strip())),
+        extra=_is_extra(body),
+        cost=bool(_COST_TOKEN.search(body)),
+        prose=looks_like_prose(body),
+        prose_marked=looks_like_prose(body, marked=True),
+        with_line=bool(_WITH.match(body)),
+        next_list=bool(_NEXT_LIST.match(body)),
+    )
 
 
 def parse_tmg_text(
@@ -568,6 +626,7 @@ def parse_tmg_text(
     """Every line of `text` read for its shape. `factions`: slug -> names, to tell a bare
     faction line (`House Greyjoy`) from a card line."""
     factions = factions or {}
+    faction_key = tuple(sorted((slug, tuple(names)) for slug, names in factions.items()))
     headers: dict[str, str] = {}
     header_lines: dict[str, int] = {}
     lines: list[TmgLine] = []
@@ -577,21 +636,31 @@ def parse_tmg_text(
     other_list = False
     for raw in split_lines(text):
         body = raw.body
-        if other_list or (seen_cards and _starts_another_list(body, headers, factions)):
+        shape = _shape(body)
+        header = shape.header
+        if other_list or (
+            seen_cards
+            and (
+                shape.next_list
+                or (
+                    header is not None
+                    and header[0] in ("faction", "commander")
+                    and header[0] in headers
+                )
+            )
+        ):
             other_list = True
             lines.append(TmgLine(raw, LineKind.OTHER_LIST, section))
             continue
         if raw.blank:
             lines.append(TmgLine(raw, LineKind.BLANK, section))
             continue
-        folded = fold(body)
-        if _is_footer(body):
+        if shape.footer:
             lines.append(TmgLine(raw, LineKind.FOOTER, section))
             continue
-        if _LEGEND.match(folded):
+        if shape.legend:
             lines.append(TmgLine(raw, LineKind.LEGEND, section))
             continue
-        header = _header(body)
         if header and header[0] == "commander" and not header[1]:
             section = "commander"
             lines.append(TmgLine(raw, LineKind.SECTION, section))
@@ -618,58 +687,58 @@ def parse_tmg_text(
             header_lines.setdefault("commander", raw.number)
             readings = _line_readings(header[1], attached_line=False, section="commander")
             lines.append(
-                TmgLine(raw, LineKind.HEADER, "commander", options=tuple(readings), header=header)
+                TmgLine(raw, LineKind.HEADER, "commander", options=readings, header=header)
             )
             continue
-        found_section = _section(body)
-        if found_section:
-            section, rest = found_section
+        if shape.section:
+            section, rest = shape.section
             if rest:
                 readings = _line_readings(rest, attached_line=False, section=section)
-                lines.append(TmgLine(raw, None, section, options=tuple(readings), marked=True))
+                lines.append(TmgLine(raw, None, section, options=readings, marked=True))
                 seen_cards = True
             else:
                 lines.append(TmgLine(raw, LineKind.SECTION, section))
             last_card_indent = None
             continue
-        points = _points_line(body)
-        if points is not None:
+        if shape.points is not None:
             if "points" not in headers:
-                headers["points"] = str(points)
+                headers["points"] = str(shape.points)
                 header_lines["points"] = raw.number
-            lines.append(TmgLine(raw, LineKind.HEADER, section, header=("points", str(points))))
+            header = ("points", str(shape.points))
+            lines.append(TmgLine(raw, LineKind.HEADER, section, header=header))
             continue
-        if _ACTIVATIONS.match(body.strip()):
+        if shape.activations:
             lines.append(TmgLine(raw, LineKind.HEADER, section, header=("activations", body)))
             continue
-        if not seen_cards and "faction" not in headers:
-            slug = _faction_line(body, factions)
-            if slug:
+        if "faction" not in headers:
+            faction_line = _faction_line(body, faction_key)
+            if faction_line:
+                slug, size = faction_line
                 headers["faction"] = slug
                 header_lines["faction"] = raw.number
+                if size is not None and "points" not in headers:
+                    headers["points"] = str(size)
+                    header_lines["points"] = raw.number
                 lines.append(TmgLine(raw, LineKind.HEADER, section, header=("faction", slug)))
                 continue
-        if _is_extra(body):
+        if shape.extra:
             lines.append(TmgLine(raw, LineKind.EXTRA, section))
             continue
-        marked = raw.bulleted or bool(_COST_TOKEN.search(body))
-        if looks_like_prose(body, marked=marked):
+        marked = raw.bulleted or shape.cost
+        if shape.prose_marked if marked else shape.prose:
             lines.append(TmgLine(raw, LineKind.PROSE, section))
             continue
-        attached_line = bool(_WITH.match(body))
-        nested = attached_line or (
+        nested = shape.with_line or (
             last_card_indent is not None and raw.indent > last_card_indent and section != "ncus"
         )
-        readings = _line_readings(body, attached_line=attached_line, section=section)
+        readings = _line_readings(body, attached_line=shape.with_line, section=section)
         if not readings:
             lines.append(TmgLine(raw, LineKind.UNKNOWN, section))
             continue
         if not nested:
             last_card_indent = raw.indent
         seen_cards = True
-        lines.append(
-            TmgLine(raw, None, section, options=tuple(readings), nested=nested, marked=marked)
-        )
+        lines.append(TmgLine(raw, None, section, options=readings, nested=nested, marked=marked))
     if not any(line.kind is None or line.options for line in lines):
         problems = ("no card lines found",)
     else:

@@ -5,6 +5,7 @@ the canonical text). Pure: the card pool is passed in.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -50,13 +51,20 @@ def draft_entries(draft: ArmyDraft) -> tuple[ResolvedEntry, ...]:
 def cost_differences(rows: Sequence[ResolvedEntry], points: Mapping[str, int]) -> list[Finding]:
     """One warning naming every entry whose printed cost is not what it costs in this army
     by the current card data (costs printed in an older season, or a typo)."""
+    # `2x Outriders (12)`: a cost printed once for several copies read from one line.
+    copies = Counter((row.line, row.card.id) for row in rows if row.line is not None)
     differing = [
         row
         for row in rows
         if row.printed_cost is not None
         and row.printed_cost.isdigit()
         and row.ref in points
-        and int(row.printed_cost) not in (points[row.ref], row.card.points)
+        and int(row.printed_cost)
+        not in {
+            cost * times
+            for cost in (points[row.ref], row.card.points or 0)
+            for times in {1, copies[(row.line, row.card.id)]}
+        }
     ]
     if not differing:
         return []

@@ -115,6 +115,8 @@ def _narrow(match: Match[CardFacts], mention: Mention, line: TmgLine, ctx: _Cont
     matched = tuple(cards)
     if not cards:
         return Choice(None, (), matched, match.how, suggestions=match.suggestions)
+    if len(cards) == 1:
+        return Choice(cards[0], matched, matched, match.how, corrected_to=match.corrected_to)
     reasons: list[Message] = []
     preferred = False
 
@@ -178,6 +180,8 @@ def _score(reading: Reading, line: TmgLine, index: CardIndex[CardFacts]) -> tupl
 
 
 def _best_reading(line: TmgLine, index: CardIndex[CardFacts]) -> Reading:
+    if len(line.options) == 1:
+        return line.options[0]
     best = max(
         enumerate(line.options),
         key=lambda item: (*_score(item[1], line, index), -item[0]),
@@ -209,8 +213,7 @@ def _repeat_groups(reading: Reading) -> Reading:
     for copy in range(copies):
         offset = copy * len(single)
         repeated.extend(
-            replace(m, carrier=m.carrier + offset) if m.carrier is not None else m
-            for m in single
+            replace(m, carrier=m.carrier + offset) if m.carrier is not None else m for m in single
         )
     return tuple(repeated)
 
@@ -443,10 +446,13 @@ def _reasons(reasons: Sequence[Message]) -> Localizable:
     return _Joined(reasons)
 
 
+_READ_BY = {how: _("read by {how}", how=text) for how, text in HOW_TEXT.items()}
+
+
 def _how_message(choice: Choice) -> Localizable:
-    base = HOW_TEXT[choice.how] if choice.how is not None else _("its name")
+    base = HOW_TEXT[choice.how] if choice.how is not None else HOW_TEXT[How.NAME]
     if not choice.reasons:
-        return _("read by {how}", how=base)
+        return _READ_BY[choice.how or How.NAME]
     return _("read by {how}, chosen by {why}", how=base, why=_reasons(choice.reasons))
 
 
