@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, QuerySet
+from django.utils.translation import pgettext_lazy
 
 from armybuilder.checking import check_tmg_draft
 from armybuilder.findings import Finding, Severity
+from armybuilder.listtext.reading import LineKind
 from armybuilder.pool import TmgPool, tmg_pool
 from armybuilder.result import CheckResult
 from armybuilder.serializers import findings_json, result_json
@@ -446,3 +448,169 @@ def host_options(
         draft = draft.without(built.refs[moving.pk])
     checks = check_hosts(draft, pool.context_for(army_list.faction.slug), facts)
     return placement_options(built.entries, built.refs, checks, moving=moving, lang=lang)
+
+
+# --- how a pasted list was read ----------------------------------------------------------------
+
+# What the reading table calls each kind of line (a badge of text, never colour alone).
+LINE_KIND_LABELS = {
+    LineKind.CARD: pgettext_lazy("line kind", "card"),
+    LineKind.HEADER: pgettext_lazy("line kind", "header"),
+    LineKind.SECTION: pgettext_lazy("line kind", "section"),
+    LineKind.LEGEND: pgettext_lazy("line kind", "legend"),
+    LineKind.TITLE: pgettext_lazy("line kind", "title"),
+    LineKind.FOOTER: pgettext_lazy("line kind", "footer"),
+    LineKind.EXTRA: pgettext_lazy("line kind", "extra"),
+    LineKind.PROSE: pgettext_lazy("line kind", "prose"),
+    LineKind.BLANK: pgettext_lazy("line kind", "blank"),
+    LineKind.UNKNOWN: pgettext_lazy("line kind", "unknown"),
+    LineKind.AMBIGUOUS: pgettext_lazy("line kind", "ambiguous"),
+    LineKind.OTHER_LIST: pgettext_lazy("line kind", "other list"),
+}
+UNREAD_KINDS = frozenset({LineKind.UNKNOWN, LineKind.AMBIGUOUS})
+
+
+@dataclass(frozen=True)
+class ReadCard:
+    """One card read from a line: its name, how it was chosen, what else it could be."""
+
+    ref: str
+    name: str
+    role: str
+    how: str = ""
+    alternatives: tuple[str, ...] = ()  # card names, in the reader's language
+    printed_cost: str | None = None
+    corrected_from: str | None = None
+    flagged: bool = False  # an error finding names it
+
+
+@dataclass(frozen=True)
+class LineFinding:
+    """A finding the reader raised about one line (it names `line-<n>`): unknown or
+    ambiguous card, name corrected, card chosen among several, cost differs."""
+
+    code: str
+    severity: str
+    message: str
+    fix: str = ""
+
+
+def _line_findings(result: CheckResult, lang: str) -> dict[int, list[LineFinding]]:
+    """Line number -> the findings about that line alone (a finding about several lines,
+    such as the ignored remarks, is said once in the findings, not on each row)."""
+    by_line: dict[int, list[LineFinding]] = {}
+    for finding in result.findings:
+        lines = [ref for ref in finding.entries if ref.startswith("line-")]
+        if len(lines) != 1 or not lines[0][5:].isdigit():
+            continue
+        by_line.setdefault(int(lines[0][5:]), []).append(
+            LineFinding(
+                code=finding.code,
+                severity=str(finding.severity),
+                message=finding.message.in_language(lang),
+                fix=finding.fix.in_language(lang) if finding.fix else "",
+            )
+        )
+    return by_line
+
+
+@dataclass(frozen=True)
+class ReadingRow:
+    """One line of the pasted text, or a run of blank lines (`last` > `number`)."""
+
+    number: int
+    last: int
+    text: str
+    kind: str
+    cards: tuple[ReadCard, ...] = ()
+    note: str = ""
+    candidates: tuple[str, ...] = ()  # card names the line could name, when left unread
+    findings: tuple[LineFinding, ...] = ()  # what the reader said of this line alone
+
+    @property
+    def label(self) -> str:
+        return str(LINE_KIND_LABELS.get(LineKind(self.kind), self.kind))
+
+    @property
+    def unread(self) -> bool:
+        return self.kind in UNREAD_KINDS
+
+    @property
+    def count(self) -> int:
+        return self.last - self.number + 1
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The line-by-line reading of a pasted list, as the pages show it: every input line
+    once, runs of blank lines folded into one row that counts them."""
+
+    rows: tuple[ReadingRow, ...]
+    lines: int  # input lines, blank ones included
+    cards: int  # lines read as cards
+    unread: int  # unknown or ambiguous lines
+
+    def __bool__(self) -> bool:
+        return bool(self.rows)
+
+
+def reading_card_names(result: CheckResult, *, lang: str = "en", pool=None) -> dict[str, str]:
+    """The names of the cards a reading gives only by id (alternatives, candidates), from
+    the game's `pool` when given, else the database."""
+    wanted = {card_id for reading in result.lines for card_id in reading.candidates}
+    wanted.update(card_id for entry in result.entries for card_id in entry.alternatives)
+    if not wanted:
+        return {}
+    if pool is not None:
+        return {card.id: card.label(lang) for card in pool.cards if card.id in wanted}
+    cards = Card.objects.filter(game=result.game, external_id__in=wanted)
+    return {card.external_id: card.full_name(lang) for card in cards}
+
+
+def reading_of(result: CheckResult, *, lang: str = "en", pool=None) -> Reading:
+    """How each line of a checked text was read (empty for a share code or a saved list).
+    `pool` (the game's card pool) names the candidate cards; without it, the database."""
+    names = reading_card_names(result, lang=lang, pool=pool)
+    entries = {entry.ref: entry for entry in result.entries}
+    flagged = result.flagged_refs
+    said = _line_findings(result, lang) if result.lines else {}
+
+    def card(ref: str) -> ReadCard | None:
+        entry = entries.get(ref)
+        if entry is None:
+            return None
+        return ReadCard(
+            ref=ref,
+            name=entry.card.label(lang),
+            role=entry.role,
+            how=entry.how.in_language(lang) if entry.how is not None else "",
+            alternatives=tuple(names.get(i, i) for i in entry.alternatives),
+            printed_cost=entry.printed_cost,
+            corrected_from=entry.corrected_from,
+            flagged=ref in flagged,
+        )
+
+    rows: list[ReadingRow] = []
+    for line in result.lines:
+        if line.kind is LineKind.BLANK and rows and rows[-1].kind == LineKind.BLANK:
+            rows[-1] = replace(rows[-1], last=line.number)
+            continue
+        cards = tuple(c for c in (card(ref) for ref in line.refs) if c is not None)
+        rows.append(
+            ReadingRow(
+                number=line.number,
+                last=line.number,
+                text=line.text,
+                kind=str(line.kind),
+                cards=cards,
+                note=line.note.in_language(lang) if line.note is not None else "",
+                candidates=tuple(names.get(i, i) for i in line.candidates),
+                findings=tuple(said.get(line.number, ())),
+            )
+        )
+    return Reading(
+        rows=tuple(rows),
+        lines=len(result.lines),
+        cards=sum(1 for line in result.lines if line.kind is LineKind.CARD),
+        unread=sum(1 for line in result.lines if line.kind in UNREAD_KINDS),
+    )

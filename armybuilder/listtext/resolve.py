@@ -130,6 +130,7 @@ class CardIndex(Generic[CardT]):
         self._suffix: dict[str, list[CardT]] = defaultdict(list)
         self._first: dict[str, list[CardT]] = defaultdict(list)
         self._title: dict[str, list[CardT]] = defaultdict(list)
+        self._by_word: dict[str, list[CardT]] = defaultdict(list)
         self._display: dict[str, str] = {}
         for card in self.cards:
             for name, title in (
@@ -150,6 +151,9 @@ class CardIndex(Generic[CardT]):
                     if len(suffix) >= 5:
                         self._add(self._suffix, suffix, card)
                 if title:
+                    for word in name_k.split():
+                        if word not in self._noise:
+                            self._add(self._by_word, word, card)
                     full_k = f"{name_k} {name_key(title)}"
                     self._add(self._full, full_k, card)
                     self._display[full_k] = f"{name} - {title}"
@@ -175,7 +179,23 @@ class CardIndex(Generic[CardT]):
             table[key].append(card)
 
     def _by_partial_title(self, key: str) -> list[CardT]:
-        """'Robert Baratheon Mounted' or 'Robb Stark Young Wolf': a name, then title words."""
+        """'Robert Baratheon Mounted' or 'Robb Stark Young Wolf': a name, then title words;
+        or 'Maester Aemon': title words around the whole name."""
+        found = self._name_then_title(key)
+        if found:
+            return found
+        typed = set(key.split())
+        around = []
+        for word in typed:
+            for card in self._by_word.get(word, ()):
+                name_words = set(name_key(card.name_en).split())
+                title_words = set(name_key(f"{card.title_en} {card.title_fr}").split())
+                rest = typed - name_words - self._noise
+                if name_words <= typed and rest and rest <= title_words and card not in around:
+                    around.append(card)
+        return around
+
+    def _name_then_title(self, key: str) -> list[CardT]:
         words = key.split()
         for cut in range(len(words) - 1, 0, -1):
             cards = self._name.get(" ".join(words[:cut]))

@@ -563,7 +563,17 @@ def _faction_keys(factions: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str
 @lru_cache(maxsize=65536)
 def _is_footer(body: str) -> bool:
     folded = fold(body)
-    return folded.startswith(FOOTER_PREFIXES) or bool(_SITE.match(folded))
+    return (
+        folded.startswith(FOOTER_PREFIXES)
+        or bool(_SITE.match(folded))
+        or bool(_MADE_WITH.search(folded))
+    )
+
+
+_MADE_WITH = re.compile(
+    r"\b(?:made|built|created|generated|exported|faite?|creee?|generee?)\s+"
+    r"(?:with|using|on|in|by|avec|par|sur)\b|https?://|www\."
+)
 
 
 _SITE = re.compile(r"^\S+\.(?:com|net|org|fr|io)\b")

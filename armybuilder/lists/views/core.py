@@ -18,6 +18,9 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
+from armybuilder.checking import CheckError, CheckOptions, Pools, check_list_text
+from armybuilder.result import CheckResult
+from armybuilder.serializers import result_json
 from cards.models import Card
 from cards.query import QuerySyntaxError, search_cards
 from common.i18n import current_language
@@ -144,9 +147,11 @@ def builder_context(
     chooser: dict | None = None,
     q: str = "",
     settings_form: GameSettingsForm | None = None,
+    reading: selectors.Reading | None = None,
 ) -> dict:
     game = for_game(army_list.game)
     return {
+        "reading": reading,
         "game": game,
         "army_list": army_list,
         "state": game.state(army_list, lang=current_language()),
@@ -212,3 +217,42 @@ def read_context(request: HttpRequest, army_list: ArmyList, *, token: str | None
         "query": ("?" + urlencode({"t": token})) if token else "",
         **game.context(army_list),
     }
+
+
+# --- a pasted text, read line by line ------------------------------------------------------------
+
+# The text a list was just imported from, kept for the one page the import redirects to.
+IMPORTED = "lists.imported_text"
+
+
+def check_pasted(text: str) -> dict:
+    """A pasted list checked as the API and the CLI check it, in the reader's language: the
+    result, its contracts §3 JSON (`report`) and its line-by-line `reading`."""
+    lang = current_language()
+    pools = Pools()
+    try:
+        result: CheckResult = check_list_text(text, CheckOptions(lang=lang), pools=pools)
+    except CheckError:
+        return {}
+    report = result_json(result, lang=lang)
+    return {
+        "result": result,
+        "report": report,
+        "result_state": {"report": report},  # what lists/_findings.html reads
+        "reading": selectors.reading_of(result, lang=lang, pool=pools.get(result.game)),
+    }
+
+
+def keep_imported_text(request: HttpRequest, army_list: ArmyList, text: str) -> None:
+    request.session[IMPORTED] = {"list": army_list.pk, "text": text}
+
+
+def imported_reading(request: HttpRequest, army_list: ArmyList) -> selectors.Reading | None:
+    """How the text `army_list` was just imported from was read, once: the page the import
+    redirects to shows it, later visits do not."""
+    kept = request.session.get(IMPORTED)
+    if not isinstance(kept, dict) or kept.get("list") != army_list.pk:
+        return None
+    del request.session[IMPORTED]
+    text = kept.get("text")
+    return check_pasted(text).get("reading") if isinstance(text, str) else None

@@ -28,9 +28,12 @@ from ..visitors import owner, remember, session_list_ids
 from .core import (
     builder_response,
     change,
+    check_pasted,
     chooser_context,
     editable,
     entry_of,
+    imported_reading,
+    keep_imported_text,
     message,
     picker_context,
     read_context,
@@ -59,7 +62,8 @@ def edit(request: HttpRequest, list_id: int) -> HttpResponse:
         )
     except ValidationError as exc:
         return builder_response(request, army_list, status=400, error=message(exc), q=q)
-    return builder_response(request, army_list, chooser=chooser, q=q)
+    reading = None if request.htmx else imported_reading(request, army_list)
+    return builder_response(request, army_list, chooser=chooser, q=q, reading=reading)
 
 
 @require_GET
@@ -175,23 +179,30 @@ def my_lists(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def import_list(request: HttpRequest) -> HttpResponse:
     """A pasted list of either game (a Tactics warband announces itself), or a War Council
-    share code."""
+    share code: checked only (`action=check`: the verdict, the findings and how each line
+    was read), or imported into a new list (whose builder then shows how it was read)."""
     form = ImportForm(request.POST or None)
+    context: dict = {"form": form}
     status = 200
     if request.method == "POST":
         if form.is_valid():
             text = form.cleaned_data["text"]
+            if request.POST.get("action") == "check":
+                context.update(check_pasted(text))
+                return render(request, "lists/import.html", context)
             try:
                 game = for_game(detect_game(text))
                 result = game.import_text(text=text, owner=owner(request))
             except ValidationError as exc:
                 form.add_error("text", exc)
+                context["reading"] = check_pasted(text).get("reading")  # to see why
             else:
                 remember(request, result.army_list)
+                keep_imported_text(request, result.army_list, text)
                 _report_problems(request, result.problems)
                 return redirect("lists:edit", result.army_list.pk)
         status = 400
-    return render(request, "lists/import.html", {"form": form}, status=status)
+    return render(request, "lists/import.html", context, status=status)
 
 
 def _report_problems(request: HttpRequest, problems, shown: int = 20) -> None:

@@ -6,6 +6,7 @@ unreadable file.
 
 import json
 import sys
+from collections.abc import Mapping
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -17,6 +18,7 @@ from armybuilder.checking import (
     apply_team_rules,
     check_list_text,
 )
+from armybuilder.lists.selectors import reading_card_names
 from armybuilder.result import CheckResult
 from armybuilder.serializers import result_json
 
@@ -31,8 +33,9 @@ def _read(path: str) -> str:
         raise CommandError(f"checklist: cannot read {path}: {exc}", returncode=2) from exc
 
 
-def format_text(path: str, result: CheckResult) -> str:
-    """The human summary: verdict, what was spent, then one line per finding."""
+def format_text(path: str, result: CheckResult, names: Mapping[str, str] | None = None) -> str:
+    """The human summary: verdict, what was spent, one line per finding, then how each
+    input line was read (`names`: card id -> name, for the cards a line could have been)."""
     verdict = "LEGAL" if result.legal else "ILLEGAL"
     summary = result.faction or "?"
     if result.coins is not None:
@@ -53,7 +56,42 @@ def format_text(path: str, result: CheckResult) -> str:
         if finding.fix:
             line += f" — {finding.fix.in_language(result.lang)}"
         lines.append(line)
+    if result.lines:
+        lines.append("  reading:")
+        lines += format_reading(result, names or {})
     return "\n".join(lines)
+
+
+def format_reading(result: CheckResult, names: Mapping[str, str]) -> list[str]:
+    """One line per input line: its number, its kind, what was read from it."""
+    lang = result.lang
+    entries = {entry.ref: entry for entry in result.entries}
+
+    def card(ref: str) -> str:
+        entry = entries.get(ref)
+        if entry is None:
+            return ref
+        said = entry.card.label(lang)
+        if entry.printed_cost:
+            said += f" ({entry.printed_cost})"
+        if entry.how is not None:
+            said += f" [{entry.how.in_language(lang)}]"
+        if entry.alternatives:
+            said += " or: " + ", ".join(names.get(i, i) for i in entry.alternatives)
+        return said
+
+    out = []
+    for reading in result.lines:
+        if reading.refs:
+            said = "; ".join(card(ref) for ref in reading.refs)
+        else:
+            said = reading.text.strip()
+        if reading.note is not None:
+            said += f" — {reading.note.in_language(lang)}"
+        if reading.candidates:
+            said += " — did you mean: " + ", ".join(names.get(i, i) for i in reading.candidates)
+        out.append(f"    {reading.number:>4}  {reading.kind:<9}  {said}".rstrip())
+    return out
 
 
 class Command(BaseCommand):
@@ -89,6 +127,8 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(output, ensure_ascii=False, indent=2))
         else:
             for item in checked:
-                self.stdout.write(format_text(item.label, item.result))
+                result = item.result
+                names = reading_card_names(result, lang=result.lang, pool=pools.get(result.game))
+                self.stdout.write(format_text(item.label, result, names))
         if not all(item.result.legal for item in checked):
             sys.exit(1)
