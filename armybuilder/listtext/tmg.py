@@ -271,12 +271,17 @@ def _quantity(text: str) -> tuple[str, int]:
     return text, 1
 
 
+_JOINED = re.compile(r"^\s+(?:in|on|dans|sur)\s", re.I)
+
+
 def _chunks(body: str) -> list[str]:
     """The line cut after each printed cost that more card text follows: a whole list run
     together on one line, or `with A (1) - B (5)` where a line break was lost."""
     chunks, start = [], 0
     for match in _COST_TOKEN.finditer(body):
         rest = body[match.end() :]
+        if _JOINED.match(rest):
+            continue  # `Asha Greyjoy (C) in Ironborn Reavers (5)`: one chunk
         if rest.strip(_SEPARATORS) and re.match(r"^\s*[-–—•,;|/·]?\s*\S", rest):
             chunks.append(body[start : match.end()])
             start = match.end()
