@@ -26,6 +26,8 @@ from common.i18n import Message, _
 # A typed name this close to a known one (difflib ratio) is read as that card.
 TYPO_ACCEPT_RATIO = 0.88
 SUGGESTION_CUTOFF = 0.6
+# How many keys, the closest by shared trigrams, a typed name is compared with.
+SHORTLIST = 25
 
 
 class NamedCard(Protocol):
@@ -73,6 +75,11 @@ def _singular(word: str) -> str:
     if word.endswith("s"):
         return word[:-1]
     return word
+
+
+def _trigrams(key: str) -> frozenset[str]:
+    padded = f"  {key} "
+    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))
 
 
 def core_key(key: str, noise: frozenset[str]) -> str:
@@ -168,9 +175,15 @@ class CardIndex(Generic[CardT]):
             for key, target in nicknames.items()
         }
         self._all_keys = sorted({*self._full, *self._name})
-        self._by_length: dict[int, list[str]] = defaultdict(list)
-        for key in self._all_keys:
-            self._by_length[len(key)].append(key)
+        # Character trigrams of every key: a typo search compares a name only with the
+        # keys that share enough of its trigrams (difflib on all of them is too slow).
+        self._grams: dict[str, list[int]] = defaultdict(list)
+        self._gram_counts: list[int] = []
+        for number, key in enumerate(self._all_keys):
+            grams = _trigrams(key)
+            self._gram_counts.append(len(grams))
+            for gram in grams:
+                self._grams[gram].append(number)
         self._found: dict[str, Match[CardT]] = {}
 
     @staticmethod
@@ -212,22 +225,30 @@ class CardIndex(Generic[CardT]):
         return []
 
     def _close_keys(self, key: str, cutoff: float) -> list[str]:
-        """Known keys at least `cutoff` alike (difflib ratio), best first: only keys of a
-        length that can reach the cutoff are compared."""
-        size = len(key)
-        low, high = int(size * cutoff / (2 - cutoff)), int(size * (2 - cutoff) / cutoff) + 1
+        """Known keys at least `cutoff` alike (difflib ratio), best first. Only the keys
+        sharing the most trigrams with `key` are compared."""
+        grams = _trigrams(key)
+        shared: dict[int, int] = defaultdict(int)
+        for gram in grams:
+            for number in self._grams.get(gram, ()):
+                shared[number] += 1
+        if not shared:
+            return []
+        size = len(grams)
+        shortlist = sorted(
+            shared,
+            key=lambda n: -2 * shared[n] / (size + self._gram_counts[n]),
+        )[:SHORTLIST]
         matcher = difflib.SequenceMatcher()
         matcher.set_seq2(key)
         scored = []
-        for length in range(max(1, low), high + 1):
-            for known in self._by_length.get(length, ()):
-                matcher.set_seq1(known)
-                if (
-                    matcher.real_quick_ratio() >= cutoff
-                    and matcher.quick_ratio() >= cutoff
-                    and matcher.ratio() >= cutoff
-                ):
-                    scored.append((matcher.ratio(), known))
+        for number in shortlist:
+            known = self._all_keys[number]
+            matcher.set_seq1(known)
+            if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+                ratio = matcher.ratio()
+                if ratio >= cutoff:
+                    scored.append((ratio, known))
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [known for _, known in scored[:3]]
 
