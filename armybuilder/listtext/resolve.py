@@ -304,6 +304,31 @@ class CardIndex(Generic[CardT]):
             )
         return Match(cards=(), how=None, suggestions=suggestions)
 
+    def find_looser(self, text: str) -> Match[CardT]:
+        """What `text` matches by the loose ways only (name endings, titles, nicknames,
+        first names), for when its exact match cannot be the card meant: `Ghost` in the
+        NCU section of a Brotherhood list is Ghost of High Heart, not Jon Snow's wolf."""
+        key = name_key(text)
+        core = core_key(key, self._noise)
+        if not core:
+            return Match(cards=(), how=None)
+        loose = [*self._core.get(core, ())]
+        loose += [c for c in self._suffix.get(core, ()) if c not in loose]
+        exact = {card.id for card in self.find(text).cards}
+        found: list[CardT] = []
+        how = None
+        for tier, cards in (
+            (How.CORE, loose),
+            (How.TITLE, self._title.get(core)),
+            (How.NICKNAME, self._nicknames.get(key) or self._nicknames.get(core)),
+            (How.FIRST_NAME, self._first.get(core) if " " not in core else None),
+        ):
+            for card in cards or ():
+                if card not in found and card.id not in exact:
+                    found.append(card)
+                    how = how or tier
+        return Match(cards=tuple(found), how=how)
+
     def lookup(self, text: str, *, narrow: Callable[[list[CardT]], list[CardT]]) -> Lookup[CardT]:
         """One card for `text` after `narrow`, or the candidates left / the closest names."""
         match = self.find(text)

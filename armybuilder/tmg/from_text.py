@@ -237,10 +237,14 @@ class _Builder:
         self.line_candidates: dict[int, tuple[str, ...]] = {}
         self.line_notes: dict[int, Localizable] = {}
         self.host_unknown = False  # the last unit line named no card
+        self.header_commanders: set[str] = set()  # names a Commander: header gives
+        self.last_group: list[int] = []  # the units the last unit line made (2 x Unit)
 
     def place(self, line: TmgLine, reading: Reading) -> None:
         refs = self.line_refs.setdefault(line.number, [])
         reading = _repeat_groups(reading)
+        if not line.nested:
+            self.last_group = []
         if line.nested and self.host_unknown:
             # Its unit could not be read: report the line only if it is unknown too, and
             # keep it out of the army rather than hang it on the wrong unit.
@@ -260,9 +264,14 @@ class _Builder:
             elif (mention.attached or line.nested) and self.current_unit is not None:
                 host = self.current_unit
             host_card = self.units[host].card if host is not None else None
-            choice = _narrow(
-                self.index.find(mention.name), mention, line, _Context(self.faction, host_card)
-            )
+            if name_key(mention.name) in self.header_commanders:
+                mention = replace(mention, commander=True)
+            ctx = _Context(self.faction, host_card)
+            choice = _narrow(self.index.find(mention.name), mention, line, ctx)
+            if not self._fits(choice.card, mention, line):
+                looser = _narrow(self.index.find_looser(mention.name), mention, line, ctx)
+                if looser.card is not None and self._fits(looser.card, mention, line):
+                    choice = looser
             if choice.card is None:
                 if choice.left:
                     ambiguous += 1
@@ -274,10 +283,10 @@ class _Builder:
                 continue
             card = choice.card
             for _copy in range(mention.quantity):
-                ref = self._add(line, mention, choice, card, host, units_here, position)
-                refs.append(ref)
+                added = self._add(line, mention, choice, card, host, units_here, position)
+                refs.extend(added)
                 if mention.commander:
-                    self.claims.append(ref)
+                    self.claims.extend(added)
             if choice.preferred:
                 self.findings.append(self._chosen(line, mention, choice))
             if choice.how is How.TYPO:
@@ -293,6 +302,16 @@ class _Builder:
         else:
             self.line_state[line.number] = LineKind.UNKNOWN
 
+    def _fits(self, card: CardFacts | None, mention: Mention, line: TmgLine) -> bool:
+        """Whether a card can be what the line means: of the kind its place asks for, of
+        the army's faction or Neutral."""
+        if card is None:
+            return False
+        kinds = _kinds_for(mention, line)
+        if kinds and card.kind not in kinds:
+            return False
+        return self.faction is None or card.faction in (self.faction, "neutral")
+
     def _add(
         self,
         line: TmgLine,
@@ -302,7 +321,7 @@ class _Builder:
         host: int | None,
         units_here: dict[int, int],
         position: int,
-    ) -> str:
+    ) -> list[str]:
         how = _how_message(choice)
         alternatives = tuple(c.id for c in choice.matched if c.id != card.id)
         common = {
@@ -319,32 +338,41 @@ class _Builder:
             self.units.append(UnitEntry(ref=ref, card=card))
             self.current_unit = len(self.units) - 1
             units_here[position] = self.current_unit
+            if not line.nested and mention.carrier is None:
+                self.last_group.append(self.current_unit)
             self.resolved.append(ResolvedEntry(ref=ref, role="unit", **common))
-            return ref
+            return [ref]
         if card.kind == "ncu":
             self.counters["ncu"] += 1
             ref = f"ncu-{self.counters['ncu']}"
             self.ncus.append(Entry(ref=ref, card=card))
             self.current_unit = None
             self.resolved.append(ResolvedEntry(ref=ref, role="ncu", **common))
-            return ref
+            return [ref]
         loose = line.section in ("ncus", "attachments", "commander")
         if host is None and not mention.attached and not line.nested and not loose:
             # A plain line right after its unit (no indent, no "with"): the unit it follows.
             host = self.current_unit
-        if host is not None:
-            unit = self.units[host]
-            self.counters[unit.ref] += 1
-            ref = f"{unit.ref}.attachment-{self.counters[unit.ref]}"
-            self.units[host] = UnitEntry(
-                ref=unit.ref, card=unit.card, attachments=(*unit.attachments, Entry(ref, card))
-            )
-            self.resolved.append(ResolvedEntry(ref=ref, role="attachment", host=unit.ref, **common))
-            return ref
+        hosts = [host] if host is not None else []
+        if host is not None and mention.carrier is None and host in self.last_group:
+            # `2 x Ranger Vanguards` then an indented attachment: one on each of them.
+            hosts = list(self.last_group)
+        if hosts:
+            return [self._attach(index, card, common) for index in hosts]
         self.counters["unattached"] += 1
         ref = f"attachment-{self.counters['unattached']}"
         self.unattached.append(Entry(ref=ref, card=card))
         self.resolved.append(ResolvedEntry(ref=ref, role="attachment", **common))
+        return [ref]
+
+    def _attach(self, host: int, card: CardFacts, common: dict) -> str:
+        unit = self.units[host]
+        self.counters[unit.ref] += 1
+        ref = f"{unit.ref}.attachment-{self.counters[unit.ref]}"
+        self.units[host] = UnitEntry(
+            ref=unit.ref, card=unit.card, attachments=(*unit.attachments, Entry(ref, card))
+        )
+        self.resolved.append(ResolvedEntry(ref=ref, role="attachment", host=unit.ref, **common))
         return ref
 
     # --- findings about reading ------------------------------------------------------
@@ -508,6 +536,8 @@ def build_tmg_draft(
         faction_inferred = faction is not None
 
     builder = _Builder(index, faction)
+    if header_commander is not None:
+        builder.header_commanders = {name_key(m.name) for m in header_commander[1]}
     first_card = None
     titles: list[int] = []
     ignored: list[int] = []
