@@ -34,6 +34,10 @@ class memoized:
         return value
 
 
+#: Record types only the points read (armybuilder.tmg.points), never a list check.
+POINTS_ONLY_TYPES = frozenset({"reduces_cost_of", "cost_reduction", "first_free"})
+
+
 @dataclass(frozen=True)
 class CardFacts(CardLabel):
     id: str
@@ -69,6 +73,21 @@ class CardFacts(CardLabel):
     @memoized
     def is_solo(self) -> bool:
         return self.tray == "solo" or bool(self.records("solo"))
+
+    @memoized
+    def record_types(self) -> frozenset[str]:
+        return frozenset(self._records_by_type)
+
+    @memoized
+    def is_checked(self) -> bool:
+        """Does a list check (not only the points) read one of the card's records?"""
+        return bool(self.requirements) and not self.record_types <= POINTS_ONLY_TYPES
+
+    @memoized
+    def aliases(self) -> tuple[Mapping, ...]:
+        """The card's `counts_as` records: whom else it answers to in other cards'
+        conditions (a bannerman counting as his lord). Empty for nearly every card."""
+        return self.records("counts_as") if self.requirements else ()
 
     def records(self, record_type: str) -> tuple[Mapping, ...]:
         return self._records_by_type.get(record_type, ())
@@ -144,8 +163,14 @@ class ArmyDraft:
 
     @memoized
     def constrained(self) -> tuple[Entry, ...]:
-        """Entries whose card carries requirement records (most carry none)."""
-        return tuple(entry for entry in self._entries if entry.card.requirements)
+        """Entries whose card carries requirement records the list checks read (most carry
+        none; records that only change points, such as Adaptive's, are read by the points)."""
+        return tuple(entry for entry in self._entries if entry.card.is_checked)
+
+    @memoized
+    def aliased(self) -> tuple[Entry, ...]:
+        """Entries whose card answers to another name too (`counts_as`): almost always none."""
+        return tuple(entry for entry in self.constrained if entry.card.aliases)
 
     @memoized
     def commanders(self) -> tuple[Entry, ...]:

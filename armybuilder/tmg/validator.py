@@ -7,16 +7,20 @@ faction rule cards) are interpreted from their structured records, never from pr
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from armybuilder.findings import Finding, Report
+from cards.normalise import fold
 from common.i18n import Bilingual, Message, _
 
-from .draft import ArmyContext, ArmyDraft, Entry
+from .draft import ArmyContext, ArmyDraft, CardFacts, Entry, UnitEntry
 from .points import (
+    answers_to,
     commander_entries,
+    entries_answering,
     entries_matching,
     entry_points,
     neutral_cap,
@@ -198,8 +202,50 @@ def faction_no_neutrals(draft: ArmyDraft, context: ArmyContext, totals: Totals) 
 # --- AB-09 exactly one commander --------------------------------------------------------
 
 
+def may_lead(card: CardFacts, context: ArmyContext) -> bool:
+    """A commander card (marked C: an attachment, a solo unit or an NCU such as Doran,
+    Lord of Sunspear), or a card an `optional_commander` faction rule names (Mag the
+    Mighty, Varamyr). Any other card, an ordinary NCU included, cannot lead."""
+    return card.is_commander or any(
+        record.get("type") == "optional_commander"
+        and (
+            card.id in (record.get("commander_cards") or ())
+            or ref_matches_card(record.get("commander") or {}, card)
+        )
+        for record in context.faction_rules
+    )
+
+
+def _chosen_but_not_eligible(draft: ArmyDraft, context: ArmyContext) -> Entry | None:
+    if draft.chosen_commander is None:
+        return None
+    chosen = next((e for e in draft.entries() if e.ref == draft.chosen_commander), None)
+    if chosen is None or may_lead(chosen.card, context):
+        return None
+    return chosen
+
+
 def ab09_one_commander(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
     commanders = commander_entries(draft)
+    refused = _chosen_but_not_eligible(draft, context) if draft.chosen_commander else None
+    findings: list[Finding] = []
+    if refused is not None:
+        commanders = [e for e in commanders if e.ref != refused.ref]
+        findings.append(
+            Finding(
+                code="COMMANDER_MISSING" if not commanders else "REQUIREMENT_UNMET",
+                rule="AB-09",
+                message=_(
+                    "{card} cannot lead the army: it is no commander card and no faction "
+                    "rule lets it be chosen",
+                    card=_label(refused),
+                ),
+                entries=(refused.ref,),
+                fix=_("add a commander card (marked C)") if not commanders else None,
+            )
+        )
+        if not commanders:
+            return findings
     if not commanders:
         return [
             Finding(
@@ -210,7 +256,7 @@ def ab09_one_commander(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
             )
         ]
     if len(commanders) > 1:
-        return [
+        findings.append(
             Finding(
                 code="COMMANDER_MULTIPLE",
                 rule="AB-09",
@@ -225,8 +271,8 @@ def ab09_one_commander(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
                     cards=_names(commanders[1:]),
                 ),
             )
-        ]
-    return []
+        )
+    return findings
 
 
 # --- AB-17 / AB-18 characters are unique across versions --------------------------------
@@ -289,14 +335,21 @@ def ab20_attachment_needs_host(
     return findings
 
 
-def _extra_slots(unit, attachment: Entry) -> bool:
+def _in_unit(ref: Mapping, unit: UnitEntry, draft: ArmyDraft, *, besides: str) -> bool:
+    """Does the unit (its own card or another card it carries) answer to `ref`?"""
+    return any(
+        answers_to(ref, other.card, draft)
+        for other in (unit, *unit.attachments)
+        if other.ref != besides
+    )
+
+
+def _extra_slots(unit: UnitEntry, attachment: Entry, draft: ArmyDraft) -> bool:
     if not attachment.card.requirements:
         return False
     for record in attachment.card.records("ignores_attachment_limit"):
         condition = record.get("when_host_has")
-        if not condition:
-            return True
-        if any(ref_matches_card(condition, other.card) for other in (unit, *unit.attachments)):
+        if not condition or _in_unit(condition, unit, draft, besides=attachment.ref):
             return True
     return False
 
@@ -309,7 +362,7 @@ def ab19_one_attachment_per_unit(
     for unit in draft.units:
         if len(unit.attachments) <= limit:
             continue
-        counted = [a for a in unit.attachments if not _extra_slots(unit, a)]
+        counted = [a for a in unit.attachments if not _extra_slots(unit, a, draft)]
         if len(counted) <= limit:
             continue
         findings.append(
@@ -393,74 +446,184 @@ def _conflict(entries: tuple[str, ...], message: Message, *, rule: str = "AB-28"
     return Finding(code="REQUIREMENT_CONFLICT", rule=rule, message=message, entries=entries)
 
 
+class _Scope:
+    """What a requirement check reads besides its entry and record."""
+
+    __slots__ = ("_hosts", "context", "draft")
+
+    def __init__(self, draft: ArmyDraft, context: ArmyContext) -> None:
+        self.draft = draft
+        self.context = context
+        self._hosts: Mapping[str, UnitEntry] | None = None
+
+    @property
+    def hosts(self) -> Mapping[str, UnitEntry]:
+        """Attachment ref -> the unit carrying it (built when a check first asks)."""
+        if self._hosts is None:
+            self._hosts = {a.ref: unit for unit, a in self.draft.attachments() if unit is not None}
+        return self._hosts
+
+
+def _requires(entry: Entry, record: Mapping, scope: _Scope) -> list[Finding]:
+    refs = record.get("refs", ())
+    present = [bool(entries_answering(r, scope.draft, excluding=entry.ref)) for r in refs]
+    satisfied = any(present) if record.get("mode") == "any" else all(present)
+    if satisfied:
+        return []
+    joiner = " or " if record.get("mode") == "any" else " and "
+    missing = joiner.join(ref_label(r) for r, ok in zip(refs, present, strict=True) if not ok)
+    return [_unmet(entry, _("requires {cards} in the army", cards=missing))]
+
+
+def _pet_of(entry: Entry, record: Mapping, scope: _Scope) -> list[Finding]:
+    ref = record.get("ref", {})
+    if entries_answering(ref, scope.draft, excluding=entry.ref):
+        return []
+    return [_unmet(entry, _("may only be fielded with {card}", card=ref_label(ref)))]
+
+
+def _must_attach_to(entry: Entry, record: Mapping, scope: _Scope) -> list[Finding]:
+    """The host unit, or a card it carries, must answer to one of the refs (Scorpion
+    Modifications on a Builder Scorpion Crew; Osha in the unit that holds Rickon)."""
+    host = scope.hosts.get(entry.ref)
+    refs = record.get("refs", ())
+    if host is None or any(_in_unit(r, host, scope.draft, besides=entry.ref) for r in refs):
+        return []
+    wanted = " or ".join(ref_label(r) for r in refs)
+    return [_unmet(entry, _("must be attached to {cards}", cards=wanted))]
+
+
+def _must_carry(entry: Entry, record: Mapping, scope: _Scope) -> list[Finding]:
+    """A unit that must carry a given character (the Kingsguard carry Joffrey)."""
+    refs = record.get("refs", ())
+    carried = entry.attachments if isinstance(entry, UnitEntry) else ()
+    if any(answers_to(r, a.card, scope.draft) for r in refs for a in carried):
+        return []
+    wanted = " or ".join(ref_label(r) for r in refs)
+    return [_unmet(entry, _("must carry {cards} as an attachment", cards=wanted))]
+
+
+def _host_faction(entry: Entry, record: Mapping, scope: _Scope) -> list[Finding]:
+    host = scope.hosts.get(entry.ref)
+    if host is None or host.card.faction == record.get("faction"):
+        return []
+    faction = scope.context.faction_label(record.get("faction"))
+    return [_unmet(entry, _("may only join a {faction} unit", faction=faction))]
+
+
+def _host_class(entry: Entry, record: Mapping, scope: _Scope) -> list[Finding]:
+    """A class (Ranger) is a word of the unit's name: Ranger Hunters, Ranger Trackers."""
+    host = scope.hosts.get(entry.ref)
+    wanted = fold(record.get("class") or "")
+    if host is None or not wanted or wanted in _WORD.findall(fold(host.card.name_en)):
+        return []
+    return [_unmet(entry, _("may only join a {kind} unit", kind=wanted.capitalize()))]
+
+
+def _not_with(entry: Entry, record: Mapping, scope: _Scope) -> list[Finding]:
+    findings = []
+    for ref in record.get("refs", ()):
+        clash = entries_matching(ref, scope.draft, excluding=entry.ref)
+        if clash:
+            findings.append(
+                _conflict(
+                    (entry.ref, *(e.ref for e in clash)),
+                    _(
+                        "{card} may not be in an army with {cards}",
+                        card=_label(entry),
+                        cards=_names(clash),
+                    ),
+                )
+            )
+    return findings
+
+
+def _controlled_by(entry: Entry, record: Mapping, scope: _Scope) -> list[Finding]:
+    controllers = [{"card": card_id} for card_id in record.get("cards", ())]
+    if not controllers or any(
+        entries_matching(ref, scope.draft, excluding=entry.ref) for ref in controllers
+    ):
+        return []
+    wanted = ", ".join(record.get("cards", ()))
+    reason = _("only comes with the card that controls it ({cards})", cards=wanted)
+    return [_unmet(entry, reason)]
+
+
+def _fielded_by_ability(entry: Entry, record: Mapping, scope: _Scope) -> list[Finding]:
+    reason = _("is only brought into play by an ability, not bought in a list")
+    return [_unmet(entry, reason)]
+
+
+_WORD = re.compile(r"[a-z]+")
+
+#: Record type -> its check. Types absent here are read elsewhere (points, AB-19, copy
+#: limits, loyalties, the commander count) or change nothing in a list.
+REQUIREMENT_CHECKS: dict[str, Callable[[Entry, Mapping, _Scope], list[Finding]]] = {
+    "requires": _requires,
+    "pet_of": _pet_of,
+    "must_attach_to": _must_attach_to,
+    "must_carry": _must_carry,
+    "host_faction": _host_faction,
+    "host_class": _host_class,
+    "not_with": _not_with,
+    "controlled_by": _controlled_by,
+    "fielded_by_ability": _fielded_by_ability,
+}
+
+
 def ab28_card_requirements(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
     constrained = draft.constrained
     if not constrained:
         return []
     findings: list[Finding] = []
-    hosts = {a.ref: unit for unit, a in draft.attachments() if unit is not None}
+    scope: _Scope | None = None
     for entry in constrained:
-        card = entry.card
-        for record in card.requirements:
-            kind = record.get("type")
-            if kind == "requires":
-                refs = record.get("refs", ())
-                present = [bool(entries_matching(r, draft, excluding=entry.ref)) for r in refs]
-                satisfied = any(present) if record.get("mode") == "any" else all(present)
-                if not satisfied:
-                    joiner = " or " if record.get("mode") == "any" else " and "
-                    missing = joiner.join(
-                        ref_label(r) for r, ok in zip(refs, present, strict=True) if not ok
-                    )
-                    findings.append(_unmet(entry, _("requires {cards} in the army", cards=missing)))
-            elif kind == "pet_of":
-                ref = record.get("ref", {})
-                if not entries_matching(ref, draft, excluding=entry.ref):
-                    findings.append(
-                        _unmet(entry, _("may only be fielded with {card}", card=ref_label(ref)))
-                    )
-            elif kind == "must_attach_to":
-                host = hosts.get(entry.ref)
-                refs = record.get("refs", ())
-                if host is not None and not any(ref_matches_card(r, host.card) for r in refs):
-                    wanted = " or ".join(ref_label(r) for r in refs)
-                    findings.append(_unmet(entry, _("must be attached to {cards}", cards=wanted)))
-            elif kind == "host_faction":
-                host = hosts.get(entry.ref)
-                if host is not None and host.card.faction != record.get("faction"):
-                    faction = context.faction_label(record.get("faction"))
-                    findings.append(
-                        _unmet(entry, _("may only join a {faction} unit", faction=faction))
-                    )
-            elif kind == "not_with":
-                for ref in record.get("refs", ()):
-                    clash = entries_matching(ref, draft, excluding=entry.ref)
-                    if clash:
-                        findings.append(
-                            _conflict(
-                                (entry.ref, *(e.ref for e in clash)),
-                                _(
-                                    "{card} may not be in an army with {cards}",
-                                    card=_label(entry),
-                                    cards=_names(clash),
-                                ),
-                            )
-                        )
-            elif kind == "controlled_by":
-                controllers = [{"card": card_id} for card_id in record.get("cards", ())]
-                if controllers and not any(
-                    entries_matching(ref, draft, excluding=entry.ref) for ref in controllers
-                ):
-                    wanted = ", ".join(record.get("cards", ()))
-                    findings.append(
-                        _unmet(
-                            entry,
-                            _("only comes with the card that controls it ({cards})", cards=wanted),
-                        )
-                    )
-            elif kind == "fielded_by_ability":
-                reason = _("is only brought into play by an ability, not bought in a list")
-                findings.append(_unmet(entry, reason))
+        for record in entry.card.requirements:
+            check = REQUIREMENT_CHECKS.get(record.get("type", ""))
+            if check is None:
+                continue
+            if scope is None:
+                scope = _Scope(draft, context)
+            findings.extend(check(entry, record, scope))
+    return findings
+
+
+def ab28_unit_group_limits(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
+    """At most `max` attachments of one group in a unit (one Bastard's Boy per unit)."""
+    if not draft.constrained:
+        return []
+    findings = []
+    for unit in draft.units:
+        if len(unit.attachments) < 2:  # a group limit is at least 1
+            continue
+        groups: dict[str, list[Entry]] = defaultdict(list)
+        limits: dict[str, int] = {}
+        for attachment in unit.attachments:
+            if not attachment.card.requirements:
+                continue
+            for record in attachment.card.records("unit_group_limit"):
+                group = record.get("group", "")
+                groups[group].append(attachment)
+                limits[group] = min(limits.get(group, 99), int(record.get("max", 1)))
+        for group, members in groups.items():
+            if len(members) <= limits[group]:
+                continue
+            findings.append(
+                Finding(
+                    code="ATTACHMENT_LIMIT",
+                    rule="AB-28",
+                    message=_(
+                        "{unit} carries {count} attachments of one group ({cards}); at most "
+                        "{limit} in a unit",
+                        unit=_label(unit),
+                        count=len(members),
+                        cards=_names(members),
+                        limit=limits[group],
+                    ),
+                    entries=(unit.ref, *(a.ref for a in members)),
+                    fix=_("move {cards} to another unit", cards=_names(members[limits[group] :])),
+                )
+            )
     return findings
 
 
@@ -468,8 +631,9 @@ def ab28_loyalties(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> li
     """Cards tagged with different loyalties never share an army; untagged cards are free."""
     by_loyalty: dict[str, list[Entry]] = defaultdict(list)
     for entry in draft.constrained:
-        for record in entry.card.records("loyalty"):
-            by_loyalty[record.get("to", "")].append(entry)
+        if "loyalty" in entry.card.record_types:
+            for record in entry.card.records("loyalty"):
+                by_loyalty[record.get("to", "")].append(entry)
     if len(by_loyalty) < 2:
         return []
     groups = sorted(by_loyalty.items())
@@ -484,11 +648,15 @@ def ab28_loyalties(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> li
     ]
 
 
+_COPY_TYPES = frozenset({"copy_limit", "copy_limit_per"})
+
+
 def ab28_copy_limits(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
     findings = []
     by_card: dict[str, list[Entry]] = defaultdict(list)
     for entry in draft.constrained:
-        by_card[entry.card.id].append(entry)
+        if not entry.card.record_types.isdisjoint(_COPY_TYPES):
+            by_card[entry.card.id].append(entry)
     for entries in by_card.values():
         card = entries[0].card
         for record in card.records("copy_limit"):
@@ -603,19 +771,26 @@ def faction_rule_cards(draft: ArmyDraft, context: ArmyContext, totals: Totals) -
                             rule=rule,
                         )
                     )
-        elif kind == "optional_commander" and draft.chosen_commander is not None:
-            chosen = [e for e in draft.entries() if e.ref == draft.chosen_commander]
-            if not chosen or not ref_matches_card(record.get("commander", {}), chosen[0].card):
-                continue
-            for ref in record.get("requires", ()):
-                if not entries_matching(ref, draft, excluding=chosen[0].ref):
-                    findings.append(
-                        _unmet(
-                            chosen[0],
-                            _("as commander, requires {card} in the army", card=ref_label(ref)),
-                            rule=rule,
+        elif kind == "optional_commander":
+            # The rule's companions are needed whenever its card leads: chosen through the
+            # rule (Mag, Varamyr) or printed as a commander (Doran, Lord of Sunspear, NCU).
+            ids = record.get("commander_cards") or ()
+            leaders = [
+                e
+                for e in draft.commanders
+                if e.card.id in ids
+                or (not ids and ref_matches_card(record.get("commander", {}), e.card))
+            ]
+            for leader in leaders:
+                for ref in record.get("requires", ()):
+                    if not entries_answering(ref, draft, excluding=leader.ref):
+                        findings.append(
+                            _unmet(
+                                leader,
+                                _("as commander, requires {card} in the army", card=ref_label(ref)),
+                                rule=rule,
+                            )
                         )
-                    )
     return findings
 
 
@@ -632,6 +807,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("AB-22", ab22_attachment_type_matches),
     ("AB-28", ab28_card_requirements),
     ("AB-28-copies", ab28_copy_limits),
+    ("AB-28-groups", ab28_unit_group_limits),
     ("AB-28-loyalty", ab28_loyalties),
     ("faction-rule-cards", faction_rule_cards),
 )

@@ -11,7 +11,10 @@ scramble the Martell cards).
 The reader builds a `citadel-cards/1` document and hands it to
 `citadel_json.records_from_document`, so both import sources are validated and written
 alike. Text (abilities, tactics cards, rules cards) is read too: the full import stores
-it, the stats-only export leaves it out. Lore and quotes are never read.
+it, the stats-only export leaves it out. Lore and quotes are never read. Construction
+abilities the War Council directives miss are added from Citadel's own table
+(`cards.requirements.construction`), so the shipped snapshot exported from an import
+carries them too.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from cards.requirements import (
     parse_printed_restrictions,
     parse_requirements,
 )
+from cards.requirements.construction import apply_construction_records
 
 from .citadel_json import FORMAT, records_from_document
 from .records import CardImportError, ImportRecords, Origin
@@ -489,7 +493,8 @@ class _DocumentBuilder:
         for record in records:
             if record not in unique:
                 unique.append(record)
-        return unique
+        # Construction abilities the directives miss (cards/data/construction_abilities.json).
+        return apply_construction_records(card_id, unique)
 
     def _tactics_card(
         self, card: dict[str, Any], row: CsvRow | None, fr: dict[str, Any], out: dict[str, Any]

@@ -15,7 +15,8 @@ One module per job, each importing only the ones listed before it:
 * `printed`      printed tags (loyalty);
 * `wording`      how sentences name refs, factions and lists;
 * `rule_records` the faction rule records' vocabulary and wording;
-* `describe`     every record as a sentence.
+* `describe`     every record as a sentence;
+* `construction` Citadel's table of construction abilities (cards/data/construction_abilities.json).
 
 Pure Python (no Django ORM) so the importer, the validator and tests can share it. The
 names below are the package's public ones; the record dataclasses themselves are in
@@ -28,6 +29,7 @@ from .factions import FACTIONS, faction_name, faction_slug
 from .parser import parse_directives, parse_requirements
 from .printed import parse_printed_restrictions
 from .records import (
+    CITADEL_TYPES,
     DIRECTIVE_TYPES,
     PRINTED_TYPES,
     RECORD_CLASSES,
@@ -40,6 +42,7 @@ from .rule_records import FACTION_RULE_TYPES, RULE_TYPES, SCOPES, describe_rule
 from .wording import describe_ref
 
 __all__ = [
+    "CITADEL_TYPES",
     "DIRECTIVE_TYPES",
     "FACTIONS",
     "FACTION_RULE_TYPES",

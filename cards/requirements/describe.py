@@ -60,7 +60,19 @@ _SENTENCES: dict[str, tuple[str, str]] = {
         "Loyal to {to}: never with cards of another loyalty.",
         "Loyauté {to} : jamais avec des cartes d'une autre loyauté.",
     ),
+    "must_carry": (
+        "Must carry {refs} as an attachment.",
+        "Doit recevoir {refs} comme attachement.",
+    ),
 }
+_COUNTS_AS = (
+    "Counts as {ref} for the army-building conditions of other cards.",
+    "Compte comme {ref} pour les conditions de recrutement des autres cartes.",
+)
+_COUNTS_AS_COMMANDER = (
+    "Counts as the army's commander for the army-building conditions of other cards.",
+    "Compte comme le général de l'armée pour les conditions de recrutement des autres cartes.",
+)
 _ATTACHMENT_LIMIT_IN_UNIT = (
     "Ignores the usual attachment limit in a unit with {when_host_has}.",
     "Ignore la limite habituelle d'attachements dans une unité comprenant {when_host_has}.",
@@ -104,6 +116,56 @@ def _cost_reduction(record: dict[str, Any], lang: str, words: RecordWords) -> st
     return f"{head} {cond}.".replace(" .", ".")
 
 
+def _reduces_cost_of(record: dict[str, Any], lang: str, words: RecordWords) -> str:
+    n, amount = int(record.get("count", 1)), int(record.get("amount", 1))
+    points = f"{amount} point{'s' if amount > 1 else ''}"  # the same word in French
+    kind = record.get("kind") or ""
+    noun_en = {"attachment": "attachment", "unit": "unit"}.get(kind, "card")
+    noun_fr = {"attachment": "attachement", "unit": "unité"}.get(kind, "carte")
+    plural_en, plural_fr = ("s", "s") if n > 1 else ("", "")
+    what_en, what_fr = f"{n} {noun_en}{plural_en}", f"{n} {noun_fr}{plural_fr}"
+    if record.get("refs"):
+        named = words["refs"]
+        what_en += f" ({named})"
+        what_fr += f" ({named})"
+    if record.get("scope") == "own_unit":
+        return pick(
+            lang,
+            f"Lowers the cost of {what_en} in its unit by {points}.",
+            f"Réduit de {points} le coût de {what_fr} de son unité.",
+        )
+    return pick(
+        lang,
+        f"Lowers the cost of {what_en} in the army by {points}.",
+        f"Réduit de {points} le coût de {what_fr} de l'armée.",
+    )
+
+
+def _unit_group_limit(record: dict[str, Any], lang: str, words: RecordWords) -> str:
+    n = int(record.get("max", 1))
+    group = words["group"]
+    return pick(
+        lang,
+        f"At most {n} {group} attachment{'s' if n > 1 else ''} in any one unit.",
+        f"Au plus {n} attachement{'s' if n > 1 else ''} {group} par unité.",
+    )
+
+
+def _counts_as(record: dict[str, Any], lang: str, words: RecordWords) -> str:
+    if record.get("commander") or not record.get("ref"):
+        return pick(lang, *_COUNTS_AS_COMMANDER)
+    return pick(lang, *_COUNTS_AS).format_map(words)
+
+
+_WRITERS: dict[str, Callable[[dict[str, Any], str, RecordWords], str]] = {
+    "copy_limit": _copy_limit,
+    "cost_reduction": _cost_reduction,
+    "reduces_cost_of": _reduces_cost_of,
+    "unit_group_limit": _unit_group_limit,
+    "counts_as": _counts_as,
+}
+
+
 def describe(
     record: dict[str, Any],
     lang: str = "en",
@@ -118,10 +180,9 @@ def describe(
     """
     kind = record.get("type")
     words = RecordWords(record, lang, card_name=card_name)
-    if kind == "copy_limit":
-        return _copy_limit(record, lang, words)
-    if kind == "cost_reduction":
-        return _cost_reduction(record, lang, words)
+    writer = _WRITERS.get(kind or "")
+    if writer is not None:
+        return writer(record, lang, words)
     if kind == "ignores_attachment_limit" and record.get("when_host_has"):
         return pick(lang, *_ATTACHMENT_LIMIT_IN_UNIT).format_map(words)
     if kind in _SENTENCES:

@@ -252,6 +252,61 @@ class Loyalty(Record):
     to: str = field(metadata=_stored(_VALUE))
 
 
+# --- Citadel's own records (cards/data/construction_abilities.json) --------------------------
+#
+# Printed construction abilities the War Council mini-language does not encode. They are
+# written by hand in the data file (our words, never card prose) and added to the card's
+# requirements at import time; see docs/requirements.md.
+
+
+@dataclass(frozen=True)
+class ReducesCostOf(Record):
+    """Lowers the cost of other cards: `count` of them, by `amount` each (never below 0).
+
+    `scope` says where those cards are: `own_unit` (the attachments this unit carries, the
+    Adaptive ability) or `army` (anywhere in the army). `kind` (`attachment`, `unit`, or
+    empty for any) and `refs` (empty for any card) narrow the choice; the validator lowers
+    the most expensive matching cards first, which is what a player would choose.
+    """
+
+    TYPE: ClassVar[str] = "reduces_cost_of"
+    scope: str = field(metadata=_stored(_VALUE))
+    amount: int = field(default=1, metadata=_stored(_INT))
+    count: int = field(default=1, metadata=_stored(_INT))
+    kind: str = field(default="", metadata=_stored(_VALUE))
+    refs: tuple[Ref, ...] = field(default=(), metadata=_stored(_REFS))
+
+
+@dataclass(frozen=True)
+class MustCarry(Record):
+    """This combat unit must carry an attachment matching one of the refs (a character who
+    must lead it)."""
+
+    TYPE: ClassVar[str] = "must_carry"
+    refs: tuple[Ref, ...] = field(metadata=_stored(_REFS))
+
+
+@dataclass(frozen=True)
+class UnitGroupLimit(Record):
+    """At most `max` attachments of the named group in any one unit."""
+
+    TYPE: ClassVar[str] = "unit_group_limit"
+    group: str = field(metadata=_stored(_VALUE))
+    max: int = field(default=1, metadata=_stored(_INT))
+
+
+@dataclass(frozen=True)
+class CountsAs(Record):
+    """For other cards' conditions that look for a card (needs, companions, cost
+    reductions, host conditions), this card also answers to `ref`, or to the army's
+    commander when `commander` is true. Never for character uniqueness, exclusions or the
+    commander count."""
+
+    TYPE: ClassVar[str] = "counts_as"
+    ref: Ref | None = field(default=None, metadata=_stored(_OPTIONAL_REF))
+    commander: bool = field(default=False, metadata=_stored(_BOOL))
+
+
 _DIRECTIVE_CLASSES: tuple[type[Record], ...] = (
     Requires,
     NotWith,
@@ -273,16 +328,19 @@ _DIRECTIVE_CLASSES: tuple[type[Record], ...] = (
     FirstFree,
 )
 _PRINTED_CLASSES: tuple[type[Record], ...] = (Loyalty,)
+_CITADEL_CLASSES: tuple[type[Record], ...] = (ReducesCostOf, MustCarry, UnitGroupLimit, CountsAs)
 RECORD_CLASSES: dict[str, type[Record]] = {
-    cls.TYPE: cls for cls in (*_DIRECTIVE_CLASSES, *_PRINTED_CLASSES)
+    cls.TYPE: cls for cls in (*_DIRECTIVE_CLASSES, *_PRINTED_CLASSES, *_CITADEL_CLASSES)
 }
 
 #: Types produced by `parse_requirements` (the War Council mini-language).
 DIRECTIVE_TYPES: frozenset[str] = frozenset(cls.TYPE for cls in _DIRECTIVE_CLASSES)
 #: Types produced by `parse_printed_restrictions` (printed tags).
 PRINTED_TYPES: frozenset[str] = frozenset(cls.TYPE for cls in _PRINTED_CLASSES)
+#: Types only Citadel's table writes (cards/data/construction_abilities.json).
+CITADEL_TYPES: frozenset[str] = frozenset(cls.TYPE for cls in _CITADEL_CLASSES)
 #: Every type a `Card.requirements` list may hold.
-RECORD_TYPES: frozenset[str] = DIRECTIVE_TYPES | PRINTED_TYPES
+RECORD_TYPES: frozenset[str] = DIRECTIVE_TYPES | PRINTED_TYPES | CITADEL_TYPES
 
 
 def record_from_dict(record: dict[str, Any]) -> Record:

@@ -162,7 +162,7 @@ VARIANTS = [
             ),
             _replace(
                 "• Crannogman Trackers (5)\n  • Sworn Sword Captain (1)",
-                "• Stormcrow Mercenaries (5)\n  • Stormcrow Lieutenant (1)",
+                "• Stormcrow Mercenaries (5)\n  • Vargo Hoat - The Crippler (2)",
             ),
         ),
     ),

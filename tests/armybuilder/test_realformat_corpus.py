@@ -7,8 +7,8 @@ generator built (never a reader's output): its faction, card ids, roles, hosts (
 the unit in `entries`) and commander flags, and the same army as a War Council share code.
 Regenerate with `.venv/bin/python bench/realformat.py --write tests/armybuilder/realformat`.
 
-Until the line-by-line reader lands, reading the text is expected to fail on some lists
-(xfail, not strict); the share code, which skips reading, must always give the army.
+Every list must read exactly as it was built (cards, roles, hosts, commanders, faction);
+the share code, which skips reading, must give the same army.
 The snapshot is the repository's own file, so these tests need nothing from ../shared.
 """
 
@@ -27,7 +27,6 @@ from tests.conftest import REPO_DIR
 CORPUS_DIR = Path(__file__).parent / "realformat"
 SNAPSHOT = REPO_DIR / "cards" / "data" / "tmg-cards-snapshot.json"
 LIST_NAMES = sorted(path.stem for path in CORPUS_DIR.glob("*.txt"))
-READER_PENDING = "issue 12: the line-by-line reader does not read every convention yet"
 
 # The mark makes pytest-django create the test database even when this module runs alone.
 pytestmark = pytest.mark.django_db
@@ -109,13 +108,7 @@ def test_realformat_share_code_gives_the_expected_army(pool, name):
     assert army_of_result(result) == army_of_expected(expected["entries"])
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=False, reason=READER_PENDING))
-        for name in LIST_NAMES
-    ],
-)
+@pytest.mark.parametrize("name", LIST_NAMES)
 def test_realformat_list_is_read_as_built(pool, name):
     expected = expectation(name)
     text = (CORPUS_DIR / f"{name}.txt").read_text(encoding="utf-8")

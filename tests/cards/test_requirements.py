@@ -390,6 +390,17 @@ SAMPLE_RECORDS = [
     {"type": "acts_as_commander"},
     {"type": "first_free", "group": "bastards-boys"},
     {"type": "loyalty", "to": "stannis-baratheon"},
+    {
+        "type": "reduces_cost_of",
+        "scope": "own_unit",
+        "amount": 1,
+        "count": 1,
+        "kind": "attachment",
+        "refs": [],
+    },
+    {"type": "must_carry", "refs": [{"name": "Khal Drogo"}]},
+    {"type": "unit_group_limit", "group": "bastards-boys", "max": 1},
+    {"type": "counts_as", "ref": {"name": "Harma"}, "commander": False},
 ]
 
 
