@@ -282,14 +282,15 @@ class CardIndex(Generic[CardT]):
         if core:
             loose = [*self._core.get(core, ())]
             loose += [c for c in self._suffix.get(core, ()) if c not in loose]
-            for how, cards in (
+            tiers_loose: tuple[tuple[How, list[CardT] | None], ...] = (
                 (How.CORE, loose),
                 (How.TITLE, self._title.get(core)),
                 (How.NICKNAME, self._nicknames.get(key) or self._nicknames.get(core)),
                 (How.FIRST_NAME, self._first.get(core) if " " not in core else None),
-            ):
-                if cards:
-                    return Match(cards=tuple(cards), how=how)
+            )
+            for how, found in tiers_loose:
+                if found:
+                    return Match(cards=tuple(found), how=how)
         if len(key.split()) > 7:
             return Match(cards=(), how=None)
         close = self._close_keys(key, SUGGESTION_CUTOFF)

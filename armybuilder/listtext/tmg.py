@@ -754,10 +754,9 @@ def parse_tmg_text(
             last_card_indent = raw.indent
         seen_cards = True
         lines.append(TmgLine(raw, None, section, options=readings, nested=nested, marked=marked))
+    problems: tuple[str, ...] = ()
     if not any(line.kind is None or line.options for line in lines):
         problems = ("no card lines found",)
-    else:
-        problems = ()
     return ParsedTmgList(
         faction=headers.get("faction"),
         points=_points_value(headers["points"]) if "points" in headers else None,

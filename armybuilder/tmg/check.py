@@ -52,7 +52,7 @@ def cost_differences(rows: Sequence[ResolvedEntry], points: Mapping[str, int]) -
     """One warning naming every entry whose printed cost is not what it costs in this army
     by the current card data (costs printed in an older season, or a typo)."""
     # `2x Outriders (12)`: a cost printed once for several copies read from one line.
-    copies = Counter((row.line, row.card.id) for row in rows if row.line is not None)
+    copies: Counter[tuple[int | None, str]] = Counter((row.line, row.card.id) for row in rows)
     differing = [
         row
         for row in rows

@@ -324,14 +324,16 @@ class _Builder:
     ) -> list[str]:
         how = _how_message(choice)
         alternatives = tuple(c.id for c in choice.matched if c.id != card.id)
-        common = {
-            "line": line.number,
-            "card": card,
-            "corrected_from": mention.name if choice.how is How.TYPO else None,
-            "how": how,
-            "alternatives": alternatives,
-            "printed_cost": mention.cost,
-        }
+        base = ResolvedEntry(
+            ref="",
+            line=line.number,
+            card=card,
+            role="",
+            corrected_from=mention.name if choice.how is How.TYPO else None,
+            how=how,
+            alternatives=alternatives,
+            printed_cost=mention.cost,
+        )
         if card.kind == "unit":
             self.counters["unit"] += 1
             ref = f"unit-{self.counters['unit']}"
@@ -340,14 +342,14 @@ class _Builder:
             units_here[position] = self.current_unit
             if not line.nested and mention.carrier is None:
                 self.last_group.append(self.current_unit)
-            self.resolved.append(ResolvedEntry(ref=ref, role="unit", **common))
+            self.resolved.append(replace(base, ref=ref, role="unit"))
             return [ref]
         if card.kind == "ncu":
             self.counters["ncu"] += 1
             ref = f"ncu-{self.counters['ncu']}"
             self.ncus.append(Entry(ref=ref, card=card))
             self.current_unit = None
-            self.resolved.append(ResolvedEntry(ref=ref, role="ncu", **common))
+            self.resolved.append(replace(base, ref=ref, role="ncu"))
             return [ref]
         loose = line.section in ("ncus", "attachments", "commander")
         if host is None and not mention.attached and not line.nested and not loose:
@@ -358,21 +360,21 @@ class _Builder:
             # `2 x Ranger Vanguards` then an indented attachment: one on each of them.
             hosts = list(self.last_group)
         if hosts:
-            return [self._attach(index, card, common) for index in hosts]
+            return [self._attach(index, card, base) for index in hosts]
         self.counters["unattached"] += 1
         ref = f"attachment-{self.counters['unattached']}"
         self.unattached.append(Entry(ref=ref, card=card))
-        self.resolved.append(ResolvedEntry(ref=ref, role="attachment", **common))
+        self.resolved.append(replace(base, ref=ref, role="attachment"))
         return [ref]
 
-    def _attach(self, host: int, card: CardFacts, common: dict) -> str:
+    def _attach(self, host: int, card: CardFacts, base: ResolvedEntry) -> str:
         unit = self.units[host]
         self.counters[unit.ref] += 1
         ref = f"{unit.ref}.attachment-{self.counters[unit.ref]}"
         self.units[host] = UnitEntry(
             ref=unit.ref, card=unit.card, attachments=(*unit.attachments, Entry(ref, card))
         )
-        self.resolved.append(ResolvedEntry(ref=ref, role="attachment", host=unit.ref, **common))
+        self.resolved.append(replace(base, ref=ref, role="attachment", host=unit.ref))
         return ref
 
     # --- findings about reading ------------------------------------------------------
@@ -605,7 +607,9 @@ def build_tmg_draft(
     points_assumed = points is None
     if points is None:
         printed = sum(
-            int(e.printed_cost) * 1 for e in builder.resolved if (e.printed_cost or "").isdigit()
+            int(e.printed_cost)
+            for e in builder.resolved
+            if e.printed_cost and e.printed_cost.isdigit()
         )
         # The printed total names the size when it nearly fills one (38 of 40); a few
         # printed costs (a fragment) say nothing.
