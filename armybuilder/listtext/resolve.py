@@ -10,6 +10,7 @@ faction, the printed cost, the host's unit type, the section) and says why.
 from __future__ import annotations
 
 import difflib
+import heapq
 import json
 import re
 from collections import defaultdict
@@ -26,8 +27,11 @@ from common.i18n import Message, _
 # A typed name this close to a known one (difflib ratio) is read as that card.
 TYPO_ACCEPT_RATIO = 0.88
 SUGGESTION_CUTOFF = 0.6
-# How many keys, the closest by shared trigrams, a typed name is compared with.
-SHORTLIST = 25
+# How many keys, the closest by shared trigrams, a typed name is compared with, and the
+# share of trigrams (Dice) below which a key is not worth comparing.
+SHORTLIST = 8
+MIN_DICE = 0.3
+COMMON_GRAM = 400
 
 
 class NamedCard(Protocol):
@@ -185,6 +189,7 @@ class CardIndex(Generic[CardT]):
             for gram in grams:
                 self._grams[gram].append(number)
         self._found: dict[str, Match[CardT]] = {}
+        self._found_exact: dict[str, Match[CardT]] = {}
 
     @staticmethod
     def _add(table: dict[str, list[CardT]], key: str, card: CardT) -> None:
@@ -230,15 +235,19 @@ class CardIndex(Generic[CardT]):
         grams = _trigrams(key)
         shared: dict[int, int] = defaultdict(int)
         for gram in grams:
-            for number in self._grams.get(gram, ()):
+            postings = self._grams.get(gram, ())
+            if len(postings) > COMMON_GRAM:
+                continue  # in too many names to tell them apart
+            for number in postings:
                 shared[number] += 1
         if not shared:
             return []
         size = len(grams)
-        shortlist = sorted(
-            shared,
-            key=lambda n: -2 * shared[n] / (size + self._gram_counts[n]),
-        )[:SHORTLIST]
+        counts = self._gram_counts
+        dice = {n: 2 * common / (size + counts[n]) for n, common in shared.items()}
+        shortlist = [
+            n for n in heapq.nlargest(SHORTLIST, dice, key=dice.__getitem__) if dice[n] >= MIN_DICE
+        ]
         matcher = difflib.SequenceMatcher()
         matcher.set_seq2(key)
         scored = []
@@ -252,21 +261,23 @@ class CardIndex(Generic[CardT]):
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [known for _, known in scored[:3]]
 
-    def find(self, text: str) -> Match[CardT]:
+    def find(self, text: str, *, fuzzy: bool = True) -> Match[CardT]:
         """Every card `text` could name, by the strongest way anything matched. Cached by
-        the text as typed, then by its key (a batch of lists repeats its names)."""
-        found = self._found.get(text)
+        the text as typed, then by its key (a batch of lists repeats its names).
+        `fuzzy=False`: no typo search (a list's title line, which is rarely a card)."""
+        table = self._found if fuzzy else self._found_exact
+        found = table.get(text)
         if found is not None:
             return found
         key = name_key(text)
-        found = self._found.get(key)
+        found = table.get(key)
         if found is None:
-            found = self._find(key)
-        if len(self._found) < 100_000:
-            self._found[text] = self._found[key] = found
+            found = self._find(key, fuzzy=fuzzy)
+        if len(table) < 100_000:
+            table[text] = table[key] = found
         return found
 
-    def _find(self, key: str) -> Match[CardT]:
+    def _find(self, key: str, *, fuzzy: bool = True) -> Match[CardT]:
         if not key:
             return Match(cards=(), how=None)
         tiers: tuple[tuple[How, Callable[[str], list[CardT]]], ...] = (
@@ -291,7 +302,7 @@ class CardIndex(Generic[CardT]):
             for how, found in tiers_loose:
                 if found:
                     return Match(cards=tuple(found), how=how)
-        if len(key.split()) > 7:
+        if len(key.split()) > 7 or not fuzzy:
             return Match(cards=(), how=None)
         close = self._close_keys(key, SUGGESTION_CUTOFF)
         suggestions = tuple(self._display[k] for k in close)
@@ -315,7 +326,7 @@ class CardIndex(Generic[CardT]):
             return Match(cards=(), how=None)
         loose = [*self._core.get(core, ())]
         loose += [c for c in self._suffix.get(core, ()) if c not in loose]
-        exact = {card.id for card in self.find(text).cards}
+        exact = {card.id for card in self.find(text, fuzzy=False).cards}
         found: list[CardT] = []
         how = None
         for tier, cards in (

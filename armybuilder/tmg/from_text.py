@@ -165,11 +165,11 @@ def _same_card(card: CardFacts) -> tuple:
     return (card.name_en, card.title_en, card.faction, card.kind, card.points, card.unit_type)
 
 
-def _score(reading: Reading, line: TmgLine, index: CardIndex[CardFacts]) -> tuple:
+def _score(reading: Reading, line: TmgLine, index: CardIndex[CardFacts], fuzzy: bool) -> tuple:
     """How well a reading's names are cards: all of them, then fewest loose matches."""
     found = weak = 0
     for mention in reading:
-        match = index.find(mention.name)
+        match = index.find(mention.name, fuzzy=fuzzy)
         kinds = {c.kind for c in match.cards} & LIST_KINDS
         if mention.carrier is not None:
             kinds &= {"attachment"}
@@ -179,24 +179,43 @@ def _score(reading: Reading, line: TmgLine, index: CardIndex[CardFacts]) -> tupl
     return (found == len(reading), -weak, found, -len(reading))
 
 
-def _best_reading(line: TmgLine, index: CardIndex[CardFacts]) -> Reading:
+def _best_reading(line: TmgLine, index: CardIndex[CardFacts], fuzzy: bool = True) -> Reading:
     if len(line.options) == 1:
         return line.options[0]
-    best = max(
-        enumerate(line.options),
-        key=lambda item: (*_score(item[1], line, index), -item[0]),
-    )
-    return best[1]
+    # Without typo search first (cheap); with it only when no reading's names all exist.
+    for typos in (False, True) if fuzzy else (False,):
+        score, _position, reading = max(
+            (_score(option, line, index, typos), -position, option)
+            for position, option in enumerate(line.options)
+        )
+        if score[0]:
+            break
+    return reading
+
+
+def _title_zone(parsed: ParsedTmgList) -> frozenset[int]:
+    """Unmarked card-text lines before the list starts (before a section heading or a
+    bulleted or priced card line): titles, the player, the event. No typo search there."""
+    zone = set()
+    for line in parsed.lines:
+        if line.kind is LineKind.SECTION or (line.kind is None and (line.marked or line.nested)):
+            break
+        if line.kind is None:
+            zone.add(line.number)
+    return frozenset(zone)
 
 
 def _infer_faction(
-    lines: Sequence[tuple[TmgLine, Reading]], index: CardIndex[CardFacts]
+    lines: Sequence[tuple[TmgLine, Reading]],
+    index: CardIndex[CardFacts],
+    title_zone: frozenset[int] = frozenset(),
 ) -> str | None:
     """The faction of the cards only one faction prints, by count."""
     seen: Counter[str] = Counter()
     for _line, reading in lines:
         for mention in reading:
-            cards = [c for c in index.find(mention.name).cards if c.kind in LIST_KINDS]
+            found = index.find(mention.name, fuzzy=_line.number not in title_zone)
+            cards = [c for c in found.cards if c.kind in LIST_KINDS]
             factions = {c.faction for c in cards}
             if len(factions) == 1 and "neutral" not in factions:
                 seen[factions.pop()] += mention.quantity
@@ -237,6 +256,7 @@ class _Builder:
         self.line_candidates: dict[int, tuple[str, ...]] = {}
         self.line_notes: dict[int, Localizable] = {}
         self.host_unknown = False  # the last unit line named no card
+        self.title_zone: frozenset[int] = frozenset()  # lines read without typo search
         self.header_commanders: set[str] = set()  # names a Commander: header gives
         self.last_group: list[int] = []  # the units the last unit line made (2 x Unit)
 
@@ -267,8 +287,9 @@ class _Builder:
             if name_key(mention.name) in self.header_commanders:
                 mention = replace(mention, commander=True)
             ctx = _Context(self.faction, host_card)
-            choice = _narrow(self.index.find(mention.name), mention, line, ctx)
-            if not self._fits(choice.card, mention, line):
+            fuzzy = line.number not in self.title_zone
+            choice = _narrow(self.index.find(mention.name, fuzzy=fuzzy), mention, line, ctx)
+            if choice.card is not None and not self._fits(choice.card, mention, line):
                 looser = _narrow(self.index.find_looser(mention.name), mention, line, ctx)
                 if looser.card is not None and self._fits(looser.card, mention, line):
                     choice = looser
@@ -527,17 +548,23 @@ def build_tmg_draft(
                 fix=_("use one of: {factions}", factions=", ".join(sorted(factions))),
             )
         )
-    chosen = [(line, _best_reading(line, index)) for line in parsed.lines if line.options]
+    title_zone = _title_zone(parsed)
+    chosen = [
+        (line, _best_reading(line, index, line.number not in title_zone))
+        for line in parsed.lines
+        if line.options
+    ]
     card_lines = [(line, reading) for line, reading in chosen if line.kind is None]
     header_commander = next(
         ((line, reading) for line, reading in chosen if line.kind is LineKind.HEADER), None
     )
     faction_inferred = False
     if faction is None:
-        faction = _infer_faction(chosen, index)
+        faction = _infer_faction(chosen, index, title_zone)
         faction_inferred = faction is not None
 
     builder = _Builder(index, faction)
+    builder.title_zone = title_zone
     if header_commander is not None:
         builder.header_commanders = {name_key(m.name) for m in header_commander[1]}
     first_card = None
