@@ -291,13 +291,14 @@ class CardIndex(Generic[CardT]):
                 return Match(cards=tuple(cards), how=how)
         core = core_key(key, self._noise)
         if core:
+            plain = " ".join(w for w in key.split() if w not in self._noise)  # not singular
             loose = [*self._core.get(core, ())]
             loose += [c for c in self._suffix.get(core, ()) if c not in loose]
             tiers_loose: tuple[tuple[How, list[CardT] | None], ...] = (
                 (How.CORE, loose),
                 (How.TITLE, self._title.get(core)),
                 (How.NICKNAME, self._nicknames.get(key) or self._nicknames.get(core)),
-                (How.FIRST_NAME, self._first.get(core) if " " not in core else None),
+                (How.FIRST_NAME, self._first.get(plain) if " " not in plain else None),
             )
             for how, found in tiers_loose:
                 if found:
@@ -324,6 +325,7 @@ class CardIndex(Generic[CardT]):
         core = core_key(key, self._noise)
         if not core:
             return Match(cards=(), how=None)
+        plain = " ".join(w for w in key.split() if w not in self._noise)
         loose = [*self._core.get(core, ())]
         loose += [c for c in self._suffix.get(core, ()) if c not in loose]
         exact = {card.id for card in self.find(text, fuzzy=False).cards}
@@ -333,7 +335,7 @@ class CardIndex(Generic[CardT]):
             (How.CORE, loose),
             (How.TITLE, self._title.get(core)),
             (How.NICKNAME, self._nicknames.get(key) or self._nicknames.get(core)),
-            (How.FIRST_NAME, self._first.get(core) if " " not in core else None),
+            (How.FIRST_NAME, self._first.get(plain) if plain and " " not in plain else None),
         ):
             for card in cards or ():
                 if card not in found and card.id not in exact:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from armybuilder.listtext.lines import RawLine, looks_like_prose, split_lines
@@ -322,12 +322,40 @@ def _several(text: str, *, attached: bool, carrier: int | None) -> list[Reading]
     """`A and B`: as one name, and as several."""
     whole = _mention(text, attached=attached, carrier=carrier)
     readings: list[Reading] = [(whole,)] if whole else []
-    parts = [p for p in _LIST_SPLIT.split(text) if p.strip()]
-    if len(parts) > 1:
-        mentions = [_mention(p, attached=attached, carrier=carrier) for p in parts]
-        if all(mentions):
-            readings.append(tuple(m for m in mentions if m))
+    # `A, B and C` as three names; `Roose Bolton – Calculating And Cruel, Jeyne` as two
+    # (commas only); `A, B and C` with "and" only in the last part.
+    commas = [p for p in re.split(r"\s*[,;/]\s*", text) if p.strip()] or [text]
+    last_and = (
+        commas[:-1] + [p for p in _LIST_SPLIT.split(commas[-1]) if p.strip()] if commas else []
+    )
+    every = [p for p in _LIST_SPLIT.split(text) if p.strip()]
+    for parts in (every, last_and, commas):
+        if len(parts) > 1:
+            mentions = [_mention(p, attached=attached, carrier=carrier) for p in parts]
+            reading = tuple(m for m in mentions if m)
+            if all(mentions) and reading not in readings:
+                readings.append(reading)
     return readings
+
+
+def _carried(split: list[Mention], pieces: list[str]) -> None:
+    """Append to `split` the attachments named in `pieces` (inside a unit's parentheses);
+    a role word (`Commander`, `Special Attachment`) marks the name before it."""
+    current: Mention | None = None
+    for piece in pieces:
+        role = ROLE_WORDS.get(name_key(piece))
+        if role and current is not None:
+            current = replace(
+                current,
+                commander=current.commander or role == "commander",
+                role_word=role if role in ("attachment", "ncu") else current.role_word,
+            )
+            split[-1] = current
+            continue
+        mention = _mention(piece, attached=True, carrier=0)
+        if mention:
+            split.append(mention)
+            current = mention
 
 
 def _unit_and_attachments(head: str, attachments: list[str]) -> Reading | None:
@@ -377,30 +405,17 @@ def _chunk_readings(chunk: str, *, attached_line: bool) -> list[Reading]:
                 role_word=whole.role_word,
             )
         # `Ironborn Reavers (Reaver Captain, Commander)` / `(A, B)`.
-        split: list[Mention] = []
+        splits: list[list[Mention]] = []
         head = _mention(plain, attached=attached_line)
         if head and not attached_line:
-            split.append(head)
-            for inside in parens:
-                pieces_in = [p for p in re.split(r"\s*[,;&/]\s*|\s+and\s+|\s+et\s+", inside) if p]
-                current: Mention | None = None
-                for piece in pieces_in:
-                    role = ROLE_WORDS.get(name_key(piece))
-                    if role and current is not None:
-                        current = Mention(
-                            name=current.name,
-                            cost=current.cost,
-                            commander=current.commander or role == "commander",
-                            attached=True,
-                            carrier=0,
-                            role_word=role if role in ("attachment", "ncu") else None,
-                        )
-                        split[-1] = current
-                        continue
-                    mention = _mention(piece, attached=True, carrier=0)
-                    if mention:
-                        split.append(mention)
-                        current = mention
+            # Names inside split at commas only (`Bran and Hodor` is one card), or also
+            # at "and" (`Warsworn and Reaver Captain`).
+            for splitter in (r"\s*[,;/]\s*", r"\s*[,;&/]\s*|\s+and\s+|\s+et\s+"):
+                split = [head]
+                for inside in parens:
+                    _carried(split, [p for p in re.split(splitter, inside) if p])
+                if split not in splits:
+                    splits.append(split)
         only_roles = not names_in_parens
         if only_roles:
             if whole:
@@ -408,8 +423,7 @@ def _chunk_readings(chunk: str, *, attached_line: bool) -> list[Reading]:
         else:
             if whole:
                 readings.append((whole,))
-            if len(split) > 1:
-                readings.append(tuple(split))
+            readings.extend(tuple(split) for split in splits if len(split) > 1)
     # 3. "in": `Reaver Captain in Ironborn Reavers` (the attachment first).
     in_parts = _IN.split(plain)
     if len(in_parts) == 2 and not attached_line and not parens:
@@ -471,7 +485,7 @@ def _line_readings(body: str, *, attached_line: bool, section: str | None) -> tu
     for options in per_chunk:
         combined = []
         for prefix in readings:
-            for option in options[:4]:
+            for option in options[:6]:
                 offset = len(prefix)
                 shifted = tuple(
                     Mention(**{**m.__dict__, "carrier": m.carrier + offset})
@@ -480,7 +494,7 @@ def _line_readings(body: str, *, attached_line: bool, section: str | None) -> tu
                     for m in option
                 )
                 combined.append(prefix + shifted)
-        readings = combined[:16]
+        readings = combined[:24]
     return tuple(readings)
 
 

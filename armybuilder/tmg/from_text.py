@@ -176,7 +176,9 @@ def _score(reading: Reading, line: TmgLine, index: CardIndex[CardFacts], fuzzy: 
         if kinds:
             found += 1
             weak += match.how in WEAK
-    return (found == len(reading), -weak, found, -len(reading))
+    if found == len(reading):
+        return (True, -weak, found, -len(reading))
+    return (False, found, -weak, -len(reading))
 
 
 def _best_reading(line: TmgLine, index: CardIndex[CardFacts], fuzzy: bool = True) -> Reading:
