@@ -329,7 +329,12 @@ def _several(text: str, *, attached: bool, carrier: int | None) -> list[Reading]
         commas[:-1] + [p for p in _LIST_SPLIT.split(commas[-1]) if p.strip()] if commas else []
     )
     every = [p for p in _LIST_SPLIT.split(text) if p.strip()]
-    for parts in (every, last_and, commas):
+    # A comma inside one card's title (`Jeyne Poole – Arya Stark, Bride of Bolton`).
+    kept = [
+        [*commas[:i], f"{commas[i]}, {commas[i + 1]}", *commas[i + 2 :]]
+        for i in range(min(len(commas) - 1, 4))
+    ]
+    for parts in (every, last_and, commas, *kept):
         if len(parts) > 1:
             mentions = [_mention(p, attached=attached, carrier=carrier) for p in parts]
             reading = tuple(m for m in mentions if m)
@@ -425,12 +430,13 @@ def _chunk_readings(chunk: str, *, attached_line: bool) -> list[Reading]:
                 readings.append((whole,))
             readings.extend(tuple(split) for split in splits if len(split) > 1)
     # 3. "in": `Reaver Captain in Ironborn Reavers` (the attachment first).
-    in_parts = _IN.split(plain)
-    if len(in_parts) == 2 and not attached_line and not parens:
-        attachment = _mention(in_parts[0], attached=True, carrier=1)
-        unit = _mention(in_parts[1])
-        if attachment and unit:
-            readings.append((unit, Mention(**{**attachment.__dict__, "carrier": 0})))
+    # Any " in " may be the one: `Renly Baratheon – King in the South in Bolton Cutthroats`.
+    if not attached_line and not parens:
+        for cut in list(_IN.finditer(plain))[-2:]:
+            attachment = _mention(plain[: cut.start()], attached=True, carrier=0)
+            unit = _mention(plain[cut.end() :])
+            if attachment and unit:
+                readings.append((unit, attachment))
     # 4. The plain text: one name (`Eddard Stark – Lord of Winterfell`) ...
     if not parens:
         whole = _mention(text, attached=attached_line)

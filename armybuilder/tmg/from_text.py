@@ -84,6 +84,7 @@ class Choice:
 class _Context:
     faction: str | None
     host: CardFacts | None = None
+    attachments_marked: bool = False
 
 
 def resolve_faction(text: str | None, factions: Mapping[str, tuple[str, ...]]) -> str | None:
@@ -97,15 +98,19 @@ def resolve_faction(text: str | None, factions: Mapping[str, tuple[str, ...]]) -
     return faction_from_key(key, factions)
 
 
-def _kinds_for(mention: Mention, line: TmgLine) -> tuple[str, ...]:
-    """The card kinds the line's shape asks for, preferred first."""
+def _kinds_for(
+    mention: Mention, line: TmgLine, attachments_marked: bool = False
+) -> tuple[str, ...]:
+    """The card kinds the line's shape asks for, preferred first. `attachments_marked`:
+    the list writes its attachments indented, after "with" or inline, so a plain line of
+    it is a unit."""
     if mention.carrier is not None or mention.role_word == "attachment":
         return ("attachment",)
     if mention.role_word == "ncu" or line.section == "ncus":
         return ("ncu",)
     if mention.attached or line.nested:
         return ("attachment", "unit")
-    if line.section == "units":
+    if line.section == "units" or (attachments_marked and line.section is None):
         return ("unit", "attachment")
     return ()
 
@@ -128,7 +133,7 @@ def _narrow(match: Match[CardFacts], mention: Mention, line: TmgLine, ctx: _Cont
             reasons.append(reason)
             preferred = preferred or soft
 
-    kinds = _kinds_for(mention, line)
+    kinds = _kinds_for(mention, line, ctx.attachments_marked)
     if kinds:
         keep(lambda c: c.kind == kinds[0], _("the line's place in the list"))
     if mention.commander:
@@ -259,6 +264,7 @@ class _Builder:
         self.line_notes: dict[int, Localizable] = {}
         self.host_unknown = False  # the last unit line named no card
         self.title_zone: frozenset[int] = frozenset()  # lines read without typo search
+        self.attachments_marked = False  # attachments written nested, with "with", inline
         self.header_commanders: set[str] = set()  # names a Commander: header gives
         self.last_group: list[int] = []  # the units the last unit line made (2 x Unit)
 
@@ -288,7 +294,7 @@ class _Builder:
             host_card = self.units[host].card if host is not None else None
             if name_key(mention.name) in self.header_commanders:
                 mention = replace(mention, commander=True)
-            ctx = _Context(self.faction, host_card)
+            ctx = _Context(self.faction, host_card, self.attachments_marked)
             fuzzy = line.number not in self.title_zone
             choice = _narrow(self.index.find(mention.name, fuzzy=fuzzy), mention, line, ctx)
             if choice.card is not None and not self._fits(choice.card, mention, line):
@@ -330,7 +336,7 @@ class _Builder:
         the army's faction or Neutral."""
         if card is None:
             return False
-        kinds = _kinds_for(mention, line)
+        kinds = _kinds_for(mention, line, self.attachments_marked)
         if kinds and card.kind not in kinds:
             return False
         return self.faction is None or card.faction in (self.faction, "neutral")
@@ -567,6 +573,9 @@ def build_tmg_draft(
 
     builder = _Builder(index, faction)
     builder.title_zone = title_zone
+    builder.attachments_marked = any(
+        line.nested or any(m.attached for m in reading) for line, reading in card_lines
+    )
     if header_commander is not None:
         builder.header_commanders = {name_key(m.name) for m in header_commander[1]}
     first_card = None
@@ -574,6 +583,12 @@ def build_tmg_draft(
     ignored: list[int] = []
     for line, reading in card_lines:
         before = len(builder.findings)
+        if line.number in title_zone and not _score(reading, line, index, False)[0]:
+            # Before the list, a line whose names are not all cards is its title
+            # (`Grand Melee prep - Tom` is not a unit and Tom Sevenstringers).
+            builder.line_state[line.number] = LineKind.TITLE
+            titles.append(line.number)
+            continue
         builder.place(line, reading)
         state = builder.line_state[line.number]
         if state is LineKind.CARD:
