@@ -176,6 +176,7 @@ _WITH = re.compile(r"^(?:\+|w/|with|avec|&)\s*", re.I)
 _INLINE_WITH = re.compile(r"\s+(?:w/|with|avec)\s+|\s*\+\s*", re.I)
 _IN = re.compile(r"\s+(?:in|on|dans|sur)\s+", re.I)
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|\s&\s|\sand\s|\set\s|\s/\s|\s\+\s)\s*", re.I)
+_AND = re.compile(r"\s+(?:and|et|&)\s+", re.I)
 _DASH = re.compile(r"\s+[-–—]\s+")
 _PARENS = re.compile(r"\(([^()]*)\)")
 _POINTS_LINE = re.compile(
@@ -330,10 +331,11 @@ def _several(text: str, *, attached: bool, carrier: int | None) -> list[Reading]
     )
     every = [p for p in _LIST_SPLIT.split(text) if p.strip()]
     # A comma inside one card's title (`Jeyne Poole – Arya Stark, Bride of Bolton`).
-    kept = [
-        [*commas[:i], f"{commas[i]}, {commas[i + 1]}", *commas[i + 2 :]]
-        for i in range(min(len(commas) - 1, 4))
-    ]
+    kept = []
+    for i in range(min(len(commas) - 1, 4)):
+        merged = [*commas[:i], f"{commas[i]}, {commas[i + 1]}", *commas[i + 2 :]]
+        kept.append(merged)
+        kept.append([*merged[:-1], *(p for p in _AND.split(merged[-1]) if p.strip())])
     for parts in (every, last_and, commas, *kept):
         if len(parts) > 1:
             mentions = [_mention(p, attached=attached, carrier=carrier) for p in parts]
