@@ -292,6 +292,9 @@ def _chunks(body: str) -> list[str]:
 
 def _role_of(part: str) -> tuple[str, str | None]:
     """`Euron Greyjoy, Commander` -> (`Euron Greyjoy`, "commander")."""
+    if "," not in part:
+        role = ROLE_WORDS.get(name_key(part)) if len(part) < 20 else None
+        return ("", role) if role else (part, None)
     pieces = [p.strip() for p in part.split(",")]
     roles = [ROLE_WORDS.get(name_key(p)) for p in pieces]
     names = [p for p, r in zip(pieces, roles, strict=True) if r is None and p]
@@ -299,6 +302,7 @@ def _role_of(part: str) -> tuple[str, str | None]:
     return ", ".join(names), role
 
 
+@lru_cache(maxsize=65536)
 def _mention(text: str, *, attached: bool = False, carrier: int | None = None) -> Mention | None:
     text, quantity = _quantity(text.strip())
     name, cost = split_cost(text)
