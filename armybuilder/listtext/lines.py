@@ -140,11 +140,12 @@ def words(text: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def looks_like_prose(body: str, *, marked: bool = False) -> bool:
     """A sentence about the list rather than a line of it: it ends like a sentence and has
-    several words, or it is long. `marked`: the line carries a cost or a bullet, which
+    several words, or it is very long (shorter remarks are told apart by their names not
+    being cards). `marked`: the line carries a cost or a bullet, which
     makes a list line more likely (only long lines count as prose then)."""
     count = len(words(body))
     if marked:
         return count >= 14 and bool(_SENTENCE_END.search(body))
-    if count >= 4 and _SENTENCE_END.search(body):
+    if count >= 6 and _SENTENCE_END.search(body):
         return True
-    return count >= 11
+    return count >= 16

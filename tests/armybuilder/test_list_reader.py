@@ -468,3 +468,90 @@ def test_reader_real_list_reads_as_its_index_says(snapshot_pool, shared_dir, num
     for entry, wanted in zip(entries, expected["entries"], strict=True):
         if wanted["ambiguous"]:
             assert {entry.card.id, *entry.alternatives} == set(wanted["candidates"])
+
+
+# --- the same conventions, written in French ---------------------------------------------
+
+SWORN, ROBB_LORD, GREATJON, UMBER = "10201", "20201", "20205", "10203"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (  # same line, "avec"
+            "Épées Liges Stark avec Robb Stark - Le Seigneur Loup (G)",
+            [(SWORN, "unit", None, False), (ROBB_LORD, "attachment", SWORN, True)],
+        ),
+        (  # attachment in parentheses, with the French role word
+            "Épées Liges Stark (Robb Stark, Général)",
+            [(SWORN, "unit", None, False), (ROBB_LORD, "attachment", SWORN, True)],
+        ),
+        (  # "dans": the attachment first
+            "Lard-Jon Omble - Banneret Intrépide dans Berserkers de la Maison Omble",
+            [(UMBER, "unit", None, False), (GREATJON, "attachment", UMBER, False)],
+        ),
+        (  # unit – attachment around a dash
+            "Berserkers de la Maison Omble – Lard-Jon Omble - Banneret Intrépide",
+            [(UMBER, "unit", None, False), (GREATJON, "attachment", UMBER, False)],
+        ),
+    ],
+)
+def test_reader_french_attachment_forms(snapshot_pool, line, expected):
+    result = read(snapshot_pool, f"Armée : Stark\n{line}", lang="fr")
+    assert cards(result) == expected
+
+
+def test_reader_french_avec_line_attaches_to_the_unit_above(snapshot_pool):
+    text = (
+        "Armée : Stark\n- Épées Liges Stark (5 pts)\navec Lard-Jon Omble - Banneret Intrépide (2)"
+    )
+    assert cards(read(snapshot_pool, text, lang="fr"))[1] == (GREATJON, "attachment", SWORN, False)
+
+
+def test_reader_french_multiplier_repeats_unit_and_attachment(snapshot_pool):
+    text = "Armée : Stark\n2 x Épées Liges Stark avec Lard-Jon Omble - Banneret Intrépide"
+    result = read(snapshot_pool, text, lang="fr")
+    assert [c[:2] for c in cards(result)] == [
+        (SWORN, "unit"),
+        (GREATJON, "attachment"),
+        (SWORN, "unit"),
+        (GREATJON, "attachment"),
+    ]
+
+
+def test_reader_french_headers_footer_and_prose(snapshot_pool):
+    text = (
+        "Maison Stark\n"
+        "Points : 40 (0 neutres)\n"
+        "Unités de combat :\n"
+        "• Épées Liges Stark (5)\n"
+        "J'aime beaucoup cette liste, elle frappe très fort au centre.\n"
+        "Liste faite avec l'appli officielle"
+    )
+    result = read(snapshot_pool, text, lang="fr")
+    assert kinds(result) == ["header", "header", "section", "card", "prose", "footer"]
+    assert result.faction == "stark" and result.points.limit == 40
+
+
+def test_reader_french_ncus_by_first_name(snapshot_pool):
+    text = "Armée : Stark\n• Épées Liges Stark\nUNC : Catelyn et Robb"
+    result = read(snapshot_pool, text, lang="fr")
+    assert [c[0] for c in cards(result)[1:]] == ["30201", "30210"]
+
+
+def test_reader_french_general_header_only_is_read(snapshot_pool):
+    text = "Général : Robb Stark - Le Seigneur Loup\nArmée : Stark\n• Épées Liges Stark"
+    result = read(snapshot_pool, text, lang="fr")
+    assert (ROBB_LORD, "attachment", None, True) in cards(result)
+
+
+def test_reader_french_typo_is_corrected(snapshot_pool):
+    result = read(snapshot_pool, "Armée : Stark\n• Épées Liges Starc (5)", lang="fr")
+    assert cards(result)[0][0] == SWORN
+    assert "NAME_CORRECTED" in codes(result, "warning")
+
+
+def test_reader_bbcode_list_items_are_read(snapshot_pool):
+    text = "[b]Faction: Greyjoy[/b]\n[list]\n[*]Ironborn Reavers [5]\n[*]Drowned Men [4]\n[/list]"
+    result = read(snapshot_pool, text)
+    assert [c[0] for c in cards(result)] == ["10801", "10808"]
