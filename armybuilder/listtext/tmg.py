@@ -377,8 +377,18 @@ def _unit_and_attachments(head: str, attachments: list[str]) -> Reading | None:
     return (unit, *carried)
 
 
+# What can make a chunk more than one name: parentheses, dashes, with/in/and, commas.
+_STRUCTURE = re.compile(
+    r"[()\[\]+&,;/–—]|\s-\s|\s(?:w/|with|avec|in|on|dans|sur|and|et)\s|^(?:with|avec|w/)\s", re.I
+)
+
+
 def _chunk_readings(chunk: str, *, attached_line: bool) -> list[Reading]:
     """The possible readings of one chunk of card text, preferred first."""
+    if not _STRUCTURE.search(_COST_TOKEN.sub(" ", chunk)):
+        # `Stark Sworn Swords 5pts`, `2x Ironborn Reavers`: one name (the common case).
+        plain = _mention(chunk, attached=attached_line)
+        return [(plain,)] if plain else []
     text, quantity = _quantity(chunk)
     leading_with = _WITH.match(text)
     if leading_with:
