@@ -224,10 +224,10 @@ class TmgLine:
     header: tuple[str, str] | None = None
     nested: bool = False  # indented under the previous line, or `with …` on its own line
     marked: bool = False  # a bullet or a cost: a list line rather than a sentence
+    number: int = field(init=False)  # the raw line's number (read often: a plain field)
 
-    @property
-    def number(self) -> int:
-        return self.raw.number
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "number", self.raw.number)
 
 
 @dataclass(frozen=True)
@@ -387,8 +387,8 @@ def _chunk_readings(chunk: str, *, attached_line: bool) -> list[Reading]:
     """The possible readings of one chunk of card text, preferred first."""
     if not _STRUCTURE.search(_COST_TOKEN.sub(" ", chunk)):
         # `Stark Sworn Swords 5pts`, `2x Ironborn Reavers`: one name (the common case).
-        plain = _mention(chunk, attached=attached_line)
-        return [(plain,)] if plain else []
+        single = _mention(chunk, attached=attached_line)
+        return [(single,)] if single else []
     text, quantity = _quantity(chunk)
     leading_with = _WITH.match(text)
     if leading_with:

@@ -292,7 +292,7 @@ class _Builder:
             elif (mention.attached or line.nested) and self.current_unit is not None:
                 host = self.current_unit
             host_card = self.units[host].card if host is not None else None
-            if name_key(mention.name) in self.header_commanders:
+            if self.header_commanders and name_key(mention.name) in self.header_commanders:
                 mention = replace(mention, commander=True)
             ctx = _Context(self.faction, host_card, self.attachments_marked)
             fuzzy = line.number not in self.title_zone
@@ -353,16 +353,13 @@ class _Builder:
     ) -> list[str]:
         how = _how_message(choice)
         alternatives = tuple(c.id for c in choice.matched if c.id != card.id)
-        base = ResolvedEntry(
-            ref="",
-            line=line.number,
-            card=card,
-            role="",
-            corrected_from=mention.name if choice.how is How.TYPO else None,
-            how=how,
-            alternatives=alternatives,
-            printed_cost=mention.cost,
-        )
+        corrected = mention.name if choice.how is How.TYPO else None
+
+        def entry(ref: str, role: str, host_ref: str | None = None) -> ResolvedEntry:
+            return ResolvedEntry(
+                ref, line.number, card, role, host_ref, corrected, how, alternatives, mention.cost
+            )
+
         if card.kind == "unit":
             self.counters["unit"] += 1
             ref = f"unit-{self.counters['unit']}"
@@ -371,14 +368,14 @@ class _Builder:
             units_here[position] = self.current_unit
             if not line.nested and mention.carrier is None:
                 self.last_group.append(self.current_unit)
-            self.resolved.append(replace(base, ref=ref, role="unit"))
+            self.resolved.append(entry(ref, "unit"))
             return [ref]
         if card.kind == "ncu":
             self.counters["ncu"] += 1
             ref = f"ncu-{self.counters['ncu']}"
             self.ncus.append(Entry(ref=ref, card=card))
             self.current_unit = None
-            self.resolved.append(replace(base, ref=ref, role="ncu"))
+            self.resolved.append(entry(ref, "ncu"))
             return [ref]
         loose = line.section in ("ncus", "attachments", "commander")
         if host is None and not mention.attached and not line.nested and not loose:
@@ -389,21 +386,21 @@ class _Builder:
             # `2 x Ranger Vanguards` then an indented attachment: one on each of them.
             hosts = list(self.last_group)
         if hosts:
-            return [self._attach(index, card, base) for index in hosts]
+            return [self._attach(index, card, entry) for index in hosts]
         self.counters["unattached"] += 1
         ref = f"attachment-{self.counters['unattached']}"
         self.unattached.append(Entry(ref=ref, card=card))
-        self.resolved.append(replace(base, ref=ref, role="attachment"))
+        self.resolved.append(entry(ref, "attachment"))
         return [ref]
 
-    def _attach(self, host: int, card: CardFacts, base: ResolvedEntry) -> str:
+    def _attach(self, host: int, card: CardFacts, entry: Callable[..., ResolvedEntry]) -> str:
         unit = self.units[host]
         self.counters[unit.ref] += 1
         ref = f"{unit.ref}.attachment-{self.counters[unit.ref]}"
         self.units[host] = UnitEntry(
             ref=unit.ref, card=unit.card, attachments=(*unit.attachments, Entry(ref, card))
         )
-        self.resolved.append(replace(base, ref=ref, role="attachment", host=unit.ref))
+        self.resolved.append(entry(ref, "attachment", unit.ref))
         return ref
 
     # --- findings about reading ------------------------------------------------------
