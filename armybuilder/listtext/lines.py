@@ -72,7 +72,8 @@ class RawLine:
 
     @property
     def blank(self) -> bool:
-        return not self.body
+        """Nothing to read: empty, or only rules and fences (`----`, `===`, code fences)."""
+        return not self.body or not any(char.isalnum() for char in self.body)
 
 
 @lru_cache(maxsize=65536)

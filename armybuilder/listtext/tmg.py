@@ -727,6 +727,14 @@ def parse_tmg_text(
             continue
         if header and header[0] in ("faction", "name", "player", "event"):
             key, value = header
+            if key == "faction":
+                # `Faction: Stark (40 pts)`: the faction, and the size when given.
+                named = _faction_line(value, faction_key)
+                if named is not None:
+                    value = named[0]
+                    if named[1] is not None and "points" not in headers:
+                        headers["points"] = str(named[1])
+                        header_lines["points"] = raw.number
             if key not in headers or key in ("player", "event"):
                 headers.setdefault(key, value)
                 header_lines.setdefault(key, raw.number)
@@ -778,6 +786,9 @@ def parse_tmg_text(
         marked = raw.bulleted or shape.cost
         if shape.prose_marked if marked else shape.prose:
             lines.append(TmgLine(raw, LineKind.PROSE, section))
+            continue
+        if section == "tactics":
+            lines.append(TmgLine(raw, LineKind.EXTRA, section))
             continue
         nested = shape.with_line or (
             last_card_indent is not None and raw.indent > last_card_indent and section != "ncus"

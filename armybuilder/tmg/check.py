@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from armybuilder.findings import Finding, Severity
-from armybuilder.listtext.reading import LineReading
+from armybuilder.listtext.reading import LineKind, LineReading
 from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code, looks_like_share_code
 from armybuilder.result import CheckResult, PointsTotals, ResultEntry, in_display_order
@@ -160,7 +160,8 @@ def check_text(
     from .rulesets import UnknownRuleset, get_ruleset
 
     if looks_like_share_code(text):
-        return check_share_code(text, pool=pool, ruleset=ruleset or default_ruleset, lang=lang)
+        result = check_share_code(text, pool=pool, ruleset=ruleset or default_ruleset, lang=lang)
+        return replace(result, lines=share_code_lines(text, result))
     parsed = parse_tmg_text(text, factions=pool.faction_aliases)
     if ruleset is None:
         try:
@@ -181,6 +182,23 @@ def check_text(
         findings=read_findings,
         points_assumed=build.points_assumed,
         lines=build.lines,
+    )
+
+
+def share_code_lines(text: str, result: CheckResult) -> tuple[LineReading, ...]:
+    """A pasted share code, line by line: the code's line holds every entry."""
+    refs = tuple(entry.ref for entry in result.entries)
+    return tuple(
+        LineReading(
+            number=number,
+            text=line,
+            kind=LineKind.CARD if refs else LineKind.UNKNOWN,
+            refs=refs,
+            note=_("a War Council share code"),
+        )
+        if line.strip()
+        else LineReading(number=number, text=line, kind=LineKind.BLANK)
+        for number, line in enumerate(text.splitlines(), start=1)
     )
 
 

@@ -518,7 +518,9 @@ KIND_NOTES: dict[LineKind, Message] = {
     LineKind.SECTION: _("a section heading"),
     LineKind.LEGEND: _("a legend explaining how the list is written"),
     LineKind.FOOTER: _("a footer (app, link or total)"),
-    LineKind.EXTRA: _("not a card of the list (terrain, objective, token)"),
+    LineKind.EXTRA: _(
+        "not a unit, attachment or NCU of the list (tactics card, terrain, objective)"
+    ),
     LineKind.PROSE: _("a sentence about the list, ignored"),
     LineKind.TITLE: _("read as the list's title"),
     LineKind.OTHER_LIST: _("part of another list in the same text, not checked here"),

@@ -555,3 +555,29 @@ def test_reader_bbcode_list_items_are_read(snapshot_pool):
     text = "[b]Faction: Greyjoy[/b]\n[list]\n[*]Ironborn Reavers [5]\n[*]Drowned Men [4]\n[/list]"
     result = read(snapshot_pool, text)
     assert [c[0] for c in cards(result)] == ["10801", "10808"]
+
+
+def test_reader_app_export_headers_and_tactics_section(snapshot_pool):
+    text = (
+        "Faction: Stark (40 pts)\n"
+        "Neutral: 0/20\n"
+        "Combat Units (5):\n"
+        "• Stark Sworn Swords (5)\n"
+        "  • Robb Stark, The Wolf Lord (C)\n"
+        "Tactics Cards:\n"
+        "• Wolves of the North\n"
+        "```"
+    )
+    result = read(snapshot_pool, text)
+    assert result.faction == "stark" and result.points.limit == 40
+    assert kinds(result) == [
+        "header",
+        "header",
+        "section",
+        "card",
+        "card",
+        "section",
+        "extra",
+        "blank",
+    ]
+    assert codes(result, "error") == []
