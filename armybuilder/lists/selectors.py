@@ -482,6 +482,8 @@ class ReadCard:
     printed_cost: str | None = None
     corrected_from: str | None = None
     flagged: bool = False  # an error finding names it
+    commander: bool = False
+    host: str = ""  # the name of the unit carrying it (an attachment)
 
 
 @dataclass(frozen=True)
@@ -588,6 +590,8 @@ def reading_of(result: CheckResult, *, lang: str = "en", pool=None) -> Reading:
             printed_cost=entry.printed_cost,
             corrected_from=entry.corrected_from,
             flagged=ref in flagged,
+            commander=entry.commander,
+            host=entries[entry.host].card.label(lang) if entry.host in entries else "",
         )
 
     rows: list[ReadingRow] = []

@@ -87,6 +87,12 @@ class _Context:
     attachments_marked: bool = False
 
 
+def _faction_label(slug: str, factions: Mapping[str, tuple[str, ...]]) -> Bilingual:
+    """A faction's printed name in both languages (its slug when the pool has no name)."""
+    names = [name for name in factions.get(slug, ()) if name] or [slug]
+    return Bilingual(names[0], names[-1])
+
+
 def resolve_faction(text: str | None, factions: Mapping[str, tuple[str, ...]]) -> str | None:
     """Faction slug from 'Stark', 'House Stark', 'Maison Stark', 'Peuple Libre', …"""
     if not text:
@@ -641,9 +647,9 @@ def build_tmg_draft(
                 severity=Severity.WARNING,
                 message=_(
                     "no faction given: read as {faction}, the faction of its cards",
-                    faction=faction,
+                    faction=_faction_label(faction, factions),
                 ),
-                fix=_("add a line 'Faction: {faction}'", faction=faction),
+                fix=_("add a line 'Faction: {faction}'", faction=_faction_label(faction, factions)),
             )
         )
     points = parsed.points
