@@ -375,6 +375,12 @@ def test_import_text_opens_the_builder_and_reports_unread_lines(client, cards):
     assert [e.card.external_id for e in army_list.entries.all()] == ["10201"]
 
 
+def test_import_assumption_is_not_reported_as_a_line_left_out(client, cards):
+    text = "Faction: Stark\n• Stark Sworn Swords\n  • Robb Stark (C)\n"  # no Points line
+    html = client.post("/lists/import/", {"text": text}, follow=True).content.decode()
+    assert "Read with an assumption" in html and "Not imported" not in html
+
+
 def test_import_share_code_opens_the_builder(client, cards):
     code = encode_share_code(
         WarCouncilList(faction="stark", points=30, units=(WarCouncilUnit("10201", ("20201",)),))

@@ -212,10 +212,16 @@ def _report_problems(request: HttpRequest, problems, shown: int = 20) -> None:
     for problem in problems:
         fix = problem.fix.in_language(lang) if problem.fix else ""
         text = problem.message.in_language(lang) + (f" — {fix}" if fix else "")
-        if text not in texts:
-            texts.append(text)
-    for text in texts[:shown]:
-        messages.warning(request, _("Not imported: %(problem)s") % {"problem": text})
+        # An error is a line left out; a warning is an assumption the reader made.
+        template = (
+            _("Not imported: %(problem)s")
+            if problem.severity == "error"
+            else _("Read with an assumption: %(problem)s")
+        )
+        if (template, text) not in texts:
+            texts.append((template, text))
+    for template, text in texts[:shown]:
+        messages.warning(request, template % {"problem": text})
     if len(texts) > shown:
         messages.warning(
             request,
