@@ -40,8 +40,17 @@ class TmgPool(Pool[CardFacts]):
     replaces: dict[str, tuple[str, ...]]
     faction_characters: dict[str, frozenset[str]]
     by_id: dict[str, CardFacts] = field(default_factory=dict)
+    # One context per faction, built on first use: the validator only reads it (the
+    # faction rule records are copied once, not for every list of a batch).
+    _contexts: dict[str, ArmyContext] = field(default_factory=dict, compare=False, repr=False)
 
     def context_for(self, faction: str) -> ArmyContext:
+        context = self._contexts.get(faction)
+        if context is None:
+            context = self._contexts[faction] = self._context(faction)
+        return context
+
+    def _context(self, faction: str) -> ArmyContext:
         return ArmyContext(
             faction_rules=tuple(army_rules_for_faction(faction)),
             faction_characters=self.faction_characters.get(faction, frozenset()),
