@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 # [b], [/b], [color=#fff], [size=3], [list], [/list], [url=…] … [/url] (the text kept).
@@ -70,10 +70,11 @@ class RawLine:
     bulleted: bool = False
     heading: bool = False
 
-    @property
-    def blank(self) -> bool:
-        """Nothing to read: empty, or only rules and fences (`----`, `===`, code fences)."""
-        return not self.body or not any(char.isalnum() for char in self.body)
+    # Nothing to read: empty, or only rules and fences (`----`, `===`, code fences).
+    blank: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "blank", not any(char.isalnum() for char in self.body))
 
 
 @lru_cache(maxsize=65536)
