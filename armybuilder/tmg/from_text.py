@@ -4,10 +4,11 @@ hints a person uses, attachments on their hosts, and every line accounted for.
 For each card line the reading whose names are cards wins (`_best_reading`). Each name is
 then narrowed (`_narrow`) by what is known around it: the kind of card the line's shape
 asks for, a commander mark, the army's faction (given, or inferred from the cards only
-one faction has), the host's unit type, the printed cost, and last the army's own
-printing over a neutral reprint. What chose the card is kept on the entry (`how`), with
-the other cards the name could be (`alternatives`); a choice made on a preference rather
-than a rule is a `CARD_CHOSEN` warning. Where several cards remain, none is picked:
+one faction has), the host's unit type, the army's own printing over a neutral reprint,
+and last the printed cost. A name whose exact card cannot be meant there (another kind,
+another faction) gets a second look by the loose ways. What chose the card is kept on
+the entry (`how`), with the other cards the name could be (`alternatives`); a choice made
+on a preference rather than a rule is a `CARD_CHOSEN` warning. Where several cards remain, none is picked:
 `CARD_AMBIGUOUS`, with the candidates.
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from armybuilder.findings import Finding, Severity
 from armybuilder.listtext.reading import LineKind, LineReading
@@ -63,7 +64,6 @@ class TmgListBuild:
     points_assumed: bool = False
     faction_inferred: bool = False
     lines: tuple[LineReading, ...] = ()
-    meta: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
