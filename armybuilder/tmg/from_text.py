@@ -8,8 +8,8 @@ one faction has), the host's unit type, the army's own printing over a neutral r
 and last the printed cost. A name whose exact card cannot be meant there (another kind,
 another faction) gets a second look by the loose ways. What chose the card is kept on
 the entry (`how`), with the other cards the name could be (`alternatives`); a choice made
-on a preference rather than a rule is a `CARD_CHOSEN` warning. Where several cards remain, none is picked:
-`CARD_AMBIGUOUS`, with the candidates.
+on a preference rather than a rule is a `CARD_CHOSEN` warning. Where several cards
+remain, none is picked: `CARD_AMBIGUOUS`, with the candidates.
 """
 
 from __future__ import annotations
