@@ -163,12 +163,15 @@ ROLE_WORDS = {
     "gratuit": "free",
 }
 
-_QUANTITY_FRONT = re.compile(r"^(\d{1,2})\s*[x×*]\s*(?=\D)|^(\d{1,2})\s+(?=[^\W\d])", re.I)
+# `2x Unit`, `2 x Unit`, and a bare `2 Unit` (1-3 only: `5 Stark Sworn Swords` is a cost).
+_QUANTITY_FRONT = re.compile(r"^(\d{1,2})\s*[x×*]\s*(?=\D)|^([1-3])\s+(?=[^\W\d])", re.I)
 _QUANTITY_BACK = re.compile(r"\s+[x×*]\s*(\d{1,2})$|\s+\((\d{1,2})\s*[x×]\)$", re.I)
 _COST_TOKEN = re.compile(
     r"""[(\[]\s*(?P<a>\d{1,2}|[CcGg])\s*(?:pts?|points?|pt|p)?\.?\s*[)\]]
       | \b(?P<b>\d{1,2})\s*(?:pts?|points?)\b\.?
-      | \s[-–—:=]\s*(?P<c>\d{1,2})\s*(?:pts?|points?)?\s*$""",
+      | \s[-–—:=]\s*(?P<c>\d{1,2})\s*(?:pts?|points?)?\s*$
+      | ^\s*(?P<d>\d{1,2})\s*(?:pts?|points?)?\s*[-–—:|]\s+(?=\D)
+      | ^\s*(?P<e>[4-9]|\d{2})\s+(?=[^\W\d])""",
     re.X | re.I,
 )
 _SEPARATORS = " -–—•,;|/·"
@@ -249,7 +252,11 @@ class ParsedTmgList:
 
 
 def _cost_value(match: re.Match[str]) -> str:
-    value = match.group("a") or match.group("b") or match.group("c") or ""
+    value = (
+        (match.group("a") or match.group("b") or match.group("c") or match.group("d"))
+        or match.group("e")
+        or ""
+    )
     return "C" if value.upper() in {"C", "G"} else str(int(value))
 
 
@@ -280,6 +287,8 @@ def _chunks(body: str) -> list[str]:
     together on one line, or `with A (1) - B (5)` where a line break was lost."""
     chunks, start = [], 0
     for match in _COST_TOKEN.finditer(body):
+        if not body[: match.start()].strip():
+            continue  # a cost written before the name (`5 - Stark Sworn Swords`)
         rest = body[match.end() :]
         if _JOINED.match(rest):
             continue  # `Asha Greyjoy (C) in Ironborn Reavers (5)`: one chunk

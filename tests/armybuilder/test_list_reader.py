@@ -277,6 +277,19 @@ def test_reader_cost_forms_are_read_as_the_printed_cost(snapshot_pool, cost):
     assert result.entries[0].printed_cost == "5"
 
 
+@pytest.mark.parametrize(
+    "line", ["5 - Ironborn Reavers", "[5] Ironborn Reavers", "5 Ironborn Reavers"]
+)
+def test_reader_cost_before_the_name_is_a_cost(snapshot_pool, line):
+    result = read(snapshot_pool, f"Faction: Greyjoy\n{line}")
+    assert [(e.card.id, e.printed_cost) for e in result.entries] == [("10801", "5")]
+
+
+def test_reader_small_bare_number_before_the_name_is_a_count(snapshot_pool):
+    result = read(snapshot_pool, "Faction: Greyjoy\n2 Ironborn Reavers")
+    assert [e.card.id for e in result.entries] == ["10801", "10801"]
+
+
 def test_reader_older_printed_cost_is_reported_not_trusted(snapshot_pool):
     result = read(snapshot_pool, "Faction: Greyjoy\nPoints: 40\n• Ironborn Reavers (9)")
     assert "COST_DIFFERS" in codes(result, "warning")
