@@ -17,6 +17,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from rules.cleaning.markup import strip_markup
+
 # [b], [/b], [color=#fff], [size=3], [list], [/list], [url=…] … [/url] (the text kept).
 _BBCODE = re.compile(
     r"\[/?(?:b|i|u|s|color|size|font|list|quote|center|code|url|img)(?:=[^\]]*)?\]", re.I
@@ -24,11 +26,10 @@ _BBCODE = re.compile(
 _BBCODE_ITEM = re.compile(r"\[\*\]")
 # [text](url) → text; bare links are kept (a footer reads them).
 _MD_LINK = re.compile(r"\[([^\]]+)\]\((?:https?://)?[^)]*\)")
-_MD_EMPHASIS = re.compile(r"(\*\*|__|~~|`)")
+# What strip_markup (shared with the rulebook cleaning) leaves: __bold__, ~~strike~~, `code`.
+_MD_EMPHASIS = re.compile(r"(__|~~|`)")
 _MD_HEADING = re.compile(r"^\s*#{1,6}\s*")
 _MD_QUOTE = re.compile(r"^\s*>+\s?")
-# *italic* around words (a lone leading "* " is a bullet, handled below).
-_MD_ITALIC = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])")
 _BULLET = re.compile(r"^(?:[•\-*–—·▪◦‣○●■□➤►→✓✔]+|\d{1,2}[.)](?=\s)|o(?=\s))\s*")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _QUOTES = str.maketrans(
@@ -96,8 +97,7 @@ def clean(text: str) -> tuple[str, bool, bool]:
     line = _MD_LINK.sub(r"\1", line)
     line = _MD_HEADING.sub("", line)
     line = _MD_QUOTE.sub("", line)
-    line = _MD_EMPHASIS.sub("", line)
-    line = _MD_ITALIC.sub(r"\1", line)
+    line = _MD_EMPHASIS.sub("", strip_markup(line))
     line = _SPACES.sub(" ", line).strip()
     bullet = _BULLET.match(line)
     if bullet and bullet.end() < len(line) and bullet.group(0).strip():
