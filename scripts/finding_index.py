@@ -39,8 +39,14 @@ def _literal(node: ast.AST | None) -> str | None:
     return None
 
 
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+
+
 def raised_at() -> dict[str, list[tuple[str, str, str]]]:
-    """code -> [(file, function, rule)] for every `Finding(code=…, rule=…)` in the source."""
+    """code -> [(file, function, rule)] for every `Finding(code=…, rule=…)` and
+    `reading_finding(code, …)` in the source."""
     found: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
     for package in SOURCES:
         for path in sorted((ROOT / package).rglob("*.py")):
@@ -54,10 +60,16 @@ def raised_at() -> dict[str, list[tuple[str, str, str]]]:
                     if not isinstance(call, ast.Call):
                         continue
                     keywords = {k.arg: k.value for k in call.keywords}
-                    code = _literal(keywords.get("code"))
-                    if code is None or "rule" not in keywords:
+                    if _called(call) == "reading_finding" and call.args:
+                        # listtext.reading.reading_finding(code, message, …): rule list-format
+                        code, rule = _literal(call.args[0]), "list-format"
+                    else:
+                        code = _literal(keywords.get("code"))
+                        if code is None or "rule" not in keywords:
+                            continue
+                        rule = _literal(keywords["rule"]) or "(computed)"
+                    if code is None:
                         continue
-                    rule = _literal(keywords["rule"]) or "(computed)"
                     where = (str(path.relative_to(ROOT)), function.name, rule)
                     if where not in found[code]:
                         found[code].append(where)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
+from armybuilder.findings import Finding, Severity
 from common.i18n import Localizable
 
 
@@ -64,3 +66,25 @@ class LineReading:
     refs: tuple[str, ...] = ()
     note: Localizable | None = None
     candidates: tuple[str, ...] = ()
+
+
+def reading_finding(
+    code: str,
+    message: Localizable,
+    *,
+    severity: Severity = Severity.WARNING,
+    entries: tuple[str, ...] = (),
+    fix: Localizable | None = None,
+    data: dict[str, Any] | None = None,
+) -> Finding:
+    """A finding about reading the text (rule `list-format`): a warning for an assumption
+    the reader made, an error for what it could not read."""
+    return Finding(
+        code=code,
+        rule="list-format",
+        severity=severity,
+        message=message,
+        entries=entries,
+        fix=fix,
+        data=data or {},
+    )

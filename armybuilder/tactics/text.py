@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from armybuilder.findings import Finding, Severity
 from armybuilder.listtext.lines import RawLine, looks_like_prose, split_lines, words
-from armybuilder.listtext.reading import LineKind, LineReading
+from armybuilder.listtext.reading import LineKind, LineReading, reading_finding
 from armybuilder.listtext.resolve import CardIndex, Lookup, name_key, with_suggestions
 from common.i18n import Bilingual, Localizable, _, card_language, pgettext_lazy, pick
 
@@ -1115,10 +1115,8 @@ class _Reader:
         return self.build(results, headers, faction, scenario_text, findings)
 
     def inferred_faction(self, faction: str) -> Finding:
-        return Finding(
-            code="FACTION_INFERRED",
-            rule="list-format",
-            severity=Severity.WARNING,
+        return reading_finding(
+            "FACTION_INFERRED",
             message=pgettext_lazy(
                 "tactics reading",
                 "no Faction line: the warband is read as {faction}, the faction of its figures",
@@ -1143,9 +1141,7 @@ class _Reader:
                 line=line,
                 name=text,
             )
-        return Finding(
-            code="FACTION_INFERRED", rule="list-format", severity=Severity.WARNING, message=message
-        )
+        return reading_finding("FACTION_INFERRED", message)
 
     def build(
         self,
@@ -1248,9 +1244,9 @@ class _Reader:
         if not any_card_line:
             findings.insert(
                 0,
-                Finding(
-                    code="LIST_UNPARSEABLE",
-                    rule="list-format",
+                reading_finding(
+                    "LIST_UNPARSEABLE",
+                    severity=Severity.ERROR,
                     message=_("this text is not a warband: no figure lines were found"),
                 ),
             )
@@ -1322,10 +1318,8 @@ class _Reader:
         label = Bilingual.of(card.label)
         if choice.loose:
             found.append(
-                Finding(
-                    code="NAME_CORRECTED",
-                    rule="list-format",
-                    severity=Severity.WARNING,
+                reading_finding(
+                    "NAME_CORRECTED",
                     message=pgettext_lazy(
                         "tactics reading",
                         "line {line}: '{name}' read as {card}",
@@ -1338,10 +1332,8 @@ class _Reader:
             )
         if len(choice.initial) > 1:
             found.append(
-                Finding(
-                    code="CARD_CHOSEN",
-                    rule="list-format",
-                    severity=Severity.WARNING,
+                reading_finding(
+                    "CARD_CHOSEN",
                     message=pgettext_lazy(
                         "tactics reading",
                         "line {line}: '{name}' could be {cards}; {card} was chosen by {hints}",
@@ -1357,10 +1349,8 @@ class _Reader:
         printed = item.piece.cost
         if printed is not None and _cost_matches(card, printed, item.piece.copies) is False:
             found.append(
-                Finding(
-                    code="COST_DIFFERS",
-                    rule="list-format",
-                    severity=Severity.WARNING,
+                reading_finding(
+                    "COST_DIFFERS",
                     message=pgettext_lazy(
                         "tactics reading",
                         "line {line}: {card} is printed at {printed} but the card costs "
@@ -1377,9 +1367,9 @@ class _Reader:
 
     def failure(self, line: WarbandLine, choice: Choice) -> Finding:
         if choice.lookup.ambiguous:
-            return Finding(
-                code="CARD_AMBIGUOUS",
-                rule="list-format",
+            return reading_finding(
+                "CARD_AMBIGUOUS",
+                severity=Severity.ERROR,
                 message=pgettext_lazy(
                     "tactics reading",
                     "line {line}: '{name}' could be {cards}; nothing written tells them "
@@ -1391,9 +1381,9 @@ class _Reader:
                 entries=(f"line-{line.number}",),
             )
         message = _("line {line}: '{name}' is no known card", line=line.number, name=choice.typed)
-        return Finding(
-            code="CARD_UNKNOWN",
-            rule="list-format",
+        return reading_finding(
+            "CARD_UNKNOWN",
+            severity=Severity.ERROR,
             message=with_suggestions(message, choice.lookup),
             entries=(f"line-{line.number}",),
         )
@@ -1412,19 +1402,15 @@ class _Reader:
                 lines=", ".join(map(str, numbers)),
             )
         )
-        return Finding(
-            code="LINES_IGNORED",
-            rule="list-format",
-            severity=Severity.WARNING,
+        return reading_finding(
+            "LINES_IGNORED",
             message=message,
             entries=tuple(f"line-{n}" for n in numbers),
         )
 
     def second_warband(self, numbers: list[int]) -> Finding:
-        return Finding(
-            code="LINES_IGNORED",
-            rule="list-format",
-            severity=Severity.WARNING,
+        return reading_finding(
+            "LINES_IGNORED",
             message=pgettext_lazy(
                 "tactics reading",
                 "lines {first} to {last} hold a second warband, which is not checked: paste "

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from armybuilder.findings import Finding, Severity
-from armybuilder.listtext.reading import LineKind, LineReading
+from armybuilder.listtext.reading import LineKind, LineReading, reading_finding
 from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.listtext.warcouncil import ShareCodeError, decode_share_code, looks_like_share_code
 from armybuilder.result import CheckResult, PointsTotals, ResultEntry, in_display_order
@@ -72,10 +72,8 @@ def cost_differences(rows: Sequence[ResolvedEntry], points: Mapping[str, int]) -
         f"{row.card.name_en} {row.printed_cost} → {points[row.ref]}" for row in differing
     )
     return [
-        Finding(
-            code="COST_DIFFERS",
-            rule="list-format",
-            severity=Severity.WARNING,
+        reading_finding(
+            "COST_DIFFERS",
             message=_(
                 "printed costs differ from the current card data (printed → now): {details}",
                 details=details,
@@ -208,9 +206,9 @@ def check_share_code(
     try:
         decoded = decode_share_code(code)
     except ShareCodeError as exc:
-        unreadable = Finding(
-            code="LIST_UNPARSEABLE",
-            rule="list-format",
+        unreadable = reading_finding(
+            "LIST_UNPARSEABLE",
+            severity=Severity.ERROR,
             message=_(
                 "this looks like a War Council share code but cannot be read ({error})",
                 error=str(exc),

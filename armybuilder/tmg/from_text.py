@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from armybuilder.findings import Finding, Severity
-from armybuilder.listtext.reading import LineKind, LineReading
+from armybuilder.listtext.reading import LineKind, LineReading, reading_finding
 from armybuilder.listtext.resolve import CardIndex, How, Match, name_key
 from armybuilder.listtext.tmg import Mention, ParsedTmgList, Reading, TmgLine, faction_from_key
 from common.i18n import Bilingual, Localizable, Message, _
@@ -414,9 +414,9 @@ class _Builder:
     @staticmethod
     def _ambiguous(line: TmgLine, mention: Mention, choice: Choice) -> Finding:
         options = Bilingual.of(lambda lang: "; ".join(c.label(lang) for c in choice.left[:6]))
-        return Finding(
-            code="CARD_AMBIGUOUS",
-            rule="list-format",
+        return reading_finding(
+            "CARD_AMBIGUOUS",
+            severity=Severity.ERROR,
             message=_(
                 "line {line}: '{name}' matches several cards: {cards}",
                 line=line.number,
@@ -440,9 +440,9 @@ class _Builder:
             )
         if hint:
             message = _("{message} (closest: {names})", message=message, names=hint)
-        return Finding(
-            code="CARD_UNKNOWN",
-            rule="list-format",
+        return reading_finding(
+            "CARD_UNKNOWN",
+            severity=Severity.ERROR,
             message=message,
             entries=(f"line-{line.number}",),
             fix=_("did you mean {names}?", names=hint) if hint else None,
@@ -454,10 +454,8 @@ class _Builder:
         card = choice.card
         assert card is not None
         others = [c for c in choice.matched if c.id != card.id]
-        return Finding(
-            code="CARD_CHOSEN",
-            rule="list-format",
-            severity=Severity.WARNING,
+        return reading_finding(
+            "CARD_CHOSEN",
             message=_(
                 "line {line}: '{name}' could be {others}; read as {card} ({why})",
                 line=line.number,
@@ -475,10 +473,8 @@ class _Builder:
     def _corrected(line: TmgLine, mention: Mention, choice: Choice) -> Finding:
         card = choice.card
         assert card is not None
-        return Finding(
-            code="NAME_CORRECTED",
-            rule="list-format",
-            severity=Severity.WARNING,
+        return reading_finding(
+            "NAME_CORRECTED",
             message=_(
                 "line {line}: '{name}' read as {card}",
                 line=line.number,
@@ -554,9 +550,9 @@ def build_tmg_draft(
     faction = resolve_faction(parsed.faction, factions)
     if parsed.faction and faction is None:
         findings.append(
-            Finding(
-                code="LIST_UNPARSEABLE",
-                rule="list-format",
+            reading_finding(
+                "LIST_UNPARSEABLE",
+                severity=Severity.ERROR,
                 message=_("unknown faction '{faction}'", faction=parsed.faction),
                 fix=_("use one of: {factions}", factions=", ".join(sorted(factions))),
             )
@@ -624,9 +620,9 @@ def build_tmg_draft(
     read_codes = {f.code for f in builder.findings}
     if not builder.resolved and not read_codes & {"CARD_AMBIGUOUS", "CARD_UNKNOWN"}:
         findings.append(
-            Finding(
-                code="LIST_UNPARSEABLE",
-                rule="list-format",
+            reading_finding(
+                "LIST_UNPARSEABLE",
+                severity=Severity.ERROR,
                 message=_("this text is not an army list: no card lines were found"),
             )
         )
@@ -641,10 +637,8 @@ def build_tmg_draft(
         faction = "neutral"
     if faction_inferred:
         findings.append(
-            Finding(
-                code="FACTION_INFERRED",
-                rule="list-format",
-                severity=Severity.WARNING,
+            reading_finding(
+                "FACTION_INFERRED",
                 message=_(
                     "no faction given: read as {faction}, the faction of its cards",
                     faction=_faction_label(faction, factions),
@@ -667,10 +661,8 @@ def build_tmg_draft(
             default_points,
         )
         findings.append(
-            Finding(
-                code="POINTS_ASSUMED",
-                rule="list-format",
-                severity=Severity.WARNING,
+            reading_finding(
+                "POINTS_ASSUMED",
                 message=(
                     _(
                         "no game size given: {points} points assumed from the printed costs "
@@ -686,10 +678,8 @@ def build_tmg_draft(
         )
     if ignored:
         findings.append(
-            Finding(
-                code="LINES_IGNORED",
-                rule="list-format",
-                severity=Severity.WARNING,
+            reading_finding(
+                "LINES_IGNORED",
                 message=_(
                     "lines {lines} read as remarks, not cards, and ignored",
                     lines=", ".join(str(n) for n in ignored),
@@ -700,10 +690,8 @@ def build_tmg_draft(
     other = [line.number for line in parsed.lines if line.kind is LineKind.OTHER_LIST]
     if other:
         findings.append(
-            Finding(
-                code="LIST_SEVERAL",
-                rule="list-format",
-                severity=Severity.WARNING,
+            reading_finding(
+                "LIST_SEVERAL",
                 message=_(
                     "this text holds more than one list: lines {first}-{last} were not "
                     "checked with this one",
