@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from armybuilder.citations import rule_urls
-from armybuilder.findings import Finding
+from armybuilder.findings import Finding, Severity
+from armybuilder.listtext.reading import reading_finding
 from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tmg_pool
 from armybuilder.result import CheckResult
 from armybuilder.tactics import check as tactics_check
@@ -139,9 +140,9 @@ def _too_long(text: str) -> tuple[Finding, ...]:
     if len(text) <= MAX_LIST_CHARS:
         return ()
     return (
-        Finding(
-            code="LIST_UNPARSEABLE",
-            rule="list-format",
+        reading_finding(
+            "LIST_UNPARSEABLE",
+            severity=Severity.ERROR,
             message=_(
                 "the list is {length} characters long; at most {limit} are read",
                 length=len(text),

@@ -4,7 +4,8 @@ Pure findings, with gettext messages like the validators'."""
 
 from __future__ import annotations
 
-from armybuilder.findings import Finding
+from armybuilder.findings import Finding, Severity
+from armybuilder.listtext.reading import reading_finding
 from common.i18n import _
 
 
@@ -13,26 +14,26 @@ def too_many(count: int, *, kept: int) -> list[Finding]:
     if count <= kept:
         return []
     return [
-        Finding(
-            code="LIST_UNPARSEABLE",
-            rule="list-format",
+        reading_finding(
+            "LIST_UNPARSEABLE",
+            severity=Severity.ERROR,
             message=_("only the first {kept} of {count} cards were kept", kept=kept, count=count),
         )
     ]
 
 
 def unknown_war_council_id(card_id: str) -> Finding:
-    return Finding(
-        code="CARD_UNKNOWN",
-        rule="list-format",
+    return reading_finding(
+        "CARD_UNKNOWN",
+        severity=Severity.ERROR,
         message=_("no card with the War Council id {card}", card=card_id),
         entries=(f"id-{card_id}",),
     )
 
 
 def unknown_tactics_card(card_id: str) -> Finding:
-    return Finding(
-        code="CARD_UNKNOWN",
-        rule="list-format",
+    return reading_finding(
+        "CARD_UNKNOWN",
+        severity=Severity.ERROR,
         message=_("no Tactics card {card}", card=card_id),
     )

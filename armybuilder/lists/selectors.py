@@ -18,7 +18,7 @@ from django.utils.translation import pgettext_lazy
 
 from armybuilder.checking import check_tmg_draft
 from armybuilder.findings import Finding, Severity
-from armybuilder.listtext.reading import LineKind
+from armybuilder.listtext.reading import LineKind, reading_finding
 from armybuilder.pool import TmgPool, tmg_pool
 from armybuilder.result import CheckResult
 from armybuilder.serializers import findings_json, result_json
@@ -178,9 +178,9 @@ _NOT_IN_POOL: dict[str, Callable[[Bilingual], Message]] = {
 def missing_card(entry: ListEntry, *, game: str) -> Finding:
     """A saved entry whose card left its game's pool (deleted or moved by an import)."""
     card = Bilingual.of(entry.card.full_name)
-    return Finding(
-        code="CARD_UNKNOWN",
-        rule="list-format",
+    return reading_finding(
+        "CARD_UNKNOWN",
+        severity=Severity.ERROR,
         message=_NOT_IN_POOL[game](card),
         entries=(f"entry-{entry.pk}",),
         fix=_("remove {card}", card=card),

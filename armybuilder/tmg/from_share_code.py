@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from armybuilder.findings import Finding
+from armybuilder.findings import Finding, Severity
+from armybuilder.listtext.reading import reading_finding
 from armybuilder.listtext.warcouncil import WarCouncilList
 from common.i18n import _
 
@@ -13,9 +14,9 @@ from .rulesets import Ruleset
 
 
 def _unknown_id(card_id: str) -> Finding:
-    return Finding(
-        code="CARD_UNKNOWN",
-        rule="list-format",
+    return reading_finding(
+        "CARD_UNKNOWN",
+        severity=Severity.ERROR,
         message=_(
             "the share code names card {card}, which is not in the card database", card=card_id
         ),
