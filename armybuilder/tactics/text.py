@@ -19,7 +19,6 @@ Pure: importable without Django.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -851,15 +850,10 @@ class _Reader:
         faction_hint: Localizable | None,
     ) -> Choice:
         key = name_key(name)
-        find = getattr(self.index, "find", None)
-        match = find(name) if key and callable(find) else None
+        match = self.index.find(name) if key else None
         matched = str(match.how) if match is not None and match.how is not None else None
-        if matched == "typo" and match is not None:
-            # The exact-name hint compares the name it was corrected to.
-            labels = [k for card in match.cards for k in _label_keys(card)]
-            key = max(
-                labels, key=lambda k: difflib.SequenceMatcher(None, key, k).ratio(), default=key
-            )
+        if match is not None and match.corrected_to:
+            key = name_key(match.corrected_to)  # the exact-name hint compares the corrected name
         seen: dict[str, tuple] = {}
         hints: list[tuple[Localizable, Callable[[TacticsCard], bool]]] = []
         if kind in FIGURE_KINDS and kind_hint is not None:

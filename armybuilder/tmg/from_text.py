@@ -62,7 +62,6 @@ class TmgListBuild:
     findings: tuple[Finding, ...]
     entries: tuple[ResolvedEntry, ...] = ()
     points_assumed: bool = False
-    faction_inferred: bool = False
     lines: tuple[LineReading, ...] = ()
 
 
@@ -730,7 +729,6 @@ def build_tmg_draft(
         findings=tuple(findings),
         entries=tuple(builder.resolved),
         points_assumed=points_assumed,
-        faction_inferred=faction_inferred,
         lines=_line_readings(parsed, builder, commander_line, commander_note),
     )
 
