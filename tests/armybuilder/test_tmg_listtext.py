@@ -221,7 +221,8 @@ def test_attachment_before_any_unit_stays_unattached():
 
 def test_missing_faction_is_inferred_from_the_cards():
     result = build("• Stark Sworn Swords (5)\n  • Robb Stark (C)\n• Jaqen H'ghar (5)")
-    assert result.draft.faction == "stark" and result.faction_inferred
+    assert result.draft.faction == "stark"
+    assert "FACTION_INFERRED" in [f.code for f in result.findings]
 
 
 def test_curly_apostrophe_matches_straight_one():
