@@ -16,10 +16,14 @@ from typing import Any, Protocol
 
 from armybuilder.citations import rule_urls
 from armybuilder.findings import Finding, Severity
-from armybuilder.listtext.reading import reading_finding
+from armybuilder.listtext.reading import LineKind, reading_finding
+from armybuilder.listtext.resolve import name_key
+from armybuilder.listtext.tmg import parse_tmg_text
 from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tmg_pool
 from armybuilder.result import CheckResult
 from armybuilder.tactics import check as tactics_check
+from armybuilder.tactics.draft import Coins
+from armybuilder.tactics.text import parse_warband_text
 from armybuilder.tmg import check as tmg_check
 from armybuilder.tmg.draft import ArmyDraft
 from armybuilder.tmg.rulesets import Ruleset, UnknownRuleset, get_ruleset
@@ -38,6 +42,10 @@ class CheckOptions:
     game: str | None = None
     ruleset: str | None = None
     lang: str = "en"
+    # The game size to judge at whatever the list says (an event's): TMG points, or a
+    # Tactics budget as "gold-silver-copper".
+    points: int | None = None
+    budget: str | None = None
 
 
 class GameChecking(Protocol):
@@ -52,6 +60,11 @@ class GameChecking(Protocol):
         ...
 
     def load_pool(self) -> Any: ...
+
+    def is_furniture(self, line: str, *, pool: Any) -> bool:
+        """The line belongs to a list without naming a card: a header, a section, a legend,
+        a footer, the faction's name (what a heading inside a list says)."""
+        ...
 
     def check_text(
         self, text: str, *, pool: Any, options: CheckOptions, findings: Sequence[Finding]
@@ -78,6 +91,10 @@ class _Tmg:
     def load_pool(self) -> TmgPool:
         return tmg_pool()
 
+    def is_furniture(self, line: str, *, pool: TmgPool) -> bool:
+        parsed = parse_tmg_text(line, factions=pool.faction_aliases)
+        return any(reading.kind in FURNITURE for reading in parsed.lines)
+
     def check_text(
         self, text: str, *, pool: TmgPool, options: CheckOptions, findings: Sequence[Finding]
     ) -> CheckResult:
@@ -88,6 +105,7 @@ class _Tmg:
             default_ruleset=get_ruleset(),
             lang=options.lang,
             findings=findings,
+            points_limit=options.points,
         )
 
 
@@ -103,11 +121,29 @@ class _Tactics:
     def load_pool(self) -> TacticsPool:
         return tactics_pool()
 
+    def is_furniture(self, line: str, *, pool: TacticsPool) -> bool:
+        parsed = parse_warband_text(line)
+        if any(reading.kind in FURNITURE for reading in parsed.lines):
+            return True
+        key = name_key(line)
+        return any(
+            key == name_key(name) for names in pool.faction_aliases.values() for name in names
+        )
+
     def check_text(
         self, text: str, *, pool: TacticsPool, options: CheckOptions, findings: Sequence[Finding]
     ) -> CheckResult:
-        return tactics_check.check_text(text, pool=pool, lang=options.lang, findings=findings)
+        return tactics_check.check_text(
+            text,
+            pool=pool,
+            lang=options.lang,
+            findings=findings,
+            budget=Coins.parse(options.budget) if options.budget else None,
+        )
 
+
+# Lines that belong to a list without naming a card.
+FURNITURE = frozenset({LineKind.HEADER, LineKind.SECTION, LineKind.LEGEND, LineKind.FOOTER})
 
 GAMES: dict[str, GameChecking] = {adapter.game: adapter for adapter in (_Tmg(), _Tactics())}
 DEFAULT_GAME = "tmg"

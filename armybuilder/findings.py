@@ -76,6 +76,7 @@ TMG_CODES = frozenset(
         "CARD_CHOSEN",  # several cards fit the name; a printed cost chose one
         "LINES_IGNORED",  # lines read as remarks, not cards
         "LIST_SEVERAL",  # a second list in the same text, not checked with this one
+        "EVENT_SIZE_APPLIED",  # an event's game size replaced the one the list said
     }
 )
 TACTICS_CODES = frozenset(
@@ -105,6 +106,7 @@ TACTICS_CODES = frozenset(
         "NAME_CORRECTED",  # a misspelt name was read as the closest card
         "LINES_IGNORED",  # lines read as prose, or a second warband, left out
         "CARD_CHOSEN",  # a name matched several cards and a hint chose one (says which, why)
+        "EVENT_SIZE_APPLIED",  # an event's budget replaced the one the warband said
     }
 )
 ALL_CODES = TMG_CODES | TACTICS_CODES

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from django.db.models import Count, Max
 
@@ -183,6 +184,47 @@ def _tactics_card(card: Card) -> TacticsCard:
         carriers=tuple(card.carriers or ("hero", "champion", "soldier")),
         unique=card.is_unique,
         infantry_only=bool(card.extra.get("infantry_only")),
+    )
+
+
+# --- a card as a recorded version says it was ---------------------------------------------------
+#
+# A saved list is judged with the versions its entries are pinned to. A version records a
+# card's stats (`cards.services._VERSION_STAT_FIELDS`), not everything the pool holds: what
+# it does not record (French names, a commander's deck cards, the enemy-attachment mark)
+# is taken from the card as it is today.
+
+
+def tmg_facts_at(facts: CardFacts, version: str, stats: Mapping[str, Any]) -> CardFacts:
+    """`facts` (the card today) with the stats of a recorded version."""
+    stat = stats.get
+    return replace(
+        facts,
+        faction=stat("faction") or facts.faction,
+        points=stat("points", facts.points),
+        unit_type=stat("unit_type", facts.unit_type) or "",
+        tray=stat("tray", facts.tray) or "",
+        is_character=bool(stat("is_character", facts.is_character)),
+        characters=tuple(stat("characters", facts.characters) or ()),
+        is_commander=bool(stat("is_commander", facts.is_commander)),
+        requirements=tuple(stat("requirements", facts.requirements) or ()),
+        abilities=tuple(stat("abilities", facts.abilities) or ()),
+        version=version,
+    )
+
+
+def tactics_card_at(card: TacticsCard, version: str, stats: Mapping[str, Any]) -> TacticsCard:
+    """`card` (today) with the stats of a recorded version: its coins above all."""
+    del version  # a Tactics card carries no version label
+    coins = tuple(stats.get(coin) for coin in ("gold", "silver", "copper"))
+    return replace(
+        card,
+        faction=stats.get("faction", card.faction),
+        characters=tuple(stats.get("characters", card.characters) or ()),
+        mounted=bool(stats.get("mounted", card.mounted)),
+        cost=Coins(*coins) if None not in coins else None,
+        carriers=tuple(stats.get("carriers") or card.carriers),
+        unique=bool(stats.get("is_unique", card.unique)),
     )
 
 

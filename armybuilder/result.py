@@ -138,6 +138,16 @@ class CheckResult:
     def deck_size(self) -> int:
         return sum(card.copies for card in self.deck)
 
+    @property
+    def spent(self) -> str:
+        """What the list spends as pages and reports print it: TMG points ("38"), Tactics
+        coins gold-silver-copper ("3-5-12"); "" when nothing was read."""
+        if self.points is not None:
+            return str(self.points.spent)
+        if self.coins is not None:
+            return self.coins.spent.label()
+        return ""
+
     def with_findings(self, extra: tuple[Finding, ...] | list[Finding]) -> CheckResult:
         """The same result with findings added at the end (team rules)."""
         return replace(self, findings=(*self.findings, *extra))

@@ -38,12 +38,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
     "armybuilder",
     "cards",
     "rules",
+    "events",
     "exports",
 ]
 
@@ -134,6 +136,11 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
+# Periodic jobs (`celery -A armybuilder beat`): the errata check catches lists judged with
+# card data an import has since replaced, should the import's own message be lost.
+CELERY_BEAT_SCHEDULE = {
+    "errata-check": {"task": "events.check_errata", "schedule": 3600.0},
+}
 CELERY_ACCEPT_CONTENT = ["json"]
 
 REST_FRAMEWORK = {
@@ -163,6 +170,10 @@ SPECTACULAR_SETTINGS = {
         "LanguageEnum": [("en", "en"), ("fr", "fr")],
         "ExportKindEnum": "exports.models.ExportKind",
         "ExportStatusEnum": "exports.models.ExportStatus",
+        "ListGameEnum": "armybuilder.lists.models.ListGame",
+        "EventVisibilityEnum": "events.models.EventVisibility",
+        "EventListStatusEnum": "events.models.ListStatus",
+        "EventListSourceEnum": "events.models.ListSource",
     },
 }
 
@@ -175,6 +186,10 @@ CITADEL_EXPORT_RESEND_AFTER = int(os.environ.get("CITADEL_EXPORT_RESEND_AFTER", 
 CITADEL_EXPORT_MAX_ATTEMPTS = int(os.environ.get("CITADEL_EXPORT_MAX_ATTEMPTS", "3"))
 CITADEL_EXPORT_EXPIRY_HOURS = int(os.environ.get("CITADEL_EXPORT_EXPIRY_HOURS", str(7 * 24)))
 CITADEL_EXPORT_RATE = os.environ.get("CITADEL_EXPORT_RATE", "30/hour")
+
+# Tournament events (events/): lists one bulk intake may bring, and the largest file it reads.
+CITADEL_MAX_INTAKE_LISTS = int(os.environ.get("CITADEL_MAX_INTAKE_LISTS", "2000"))
+CITADEL_MAX_UPLOAD_BYTES = int(os.environ.get("CITADEL_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024)))
 
 # Where the demo command looks for rulebook files to import (issue: rules reference).
 CITADEL_RULEBOOK_DIR = os.environ.get("CITADEL_RULEBOOK_DIR", "")

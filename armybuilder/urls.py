@@ -15,6 +15,7 @@ urlpatterns = [
     path("cards/", include("cards.urls")),
     path("lists/", include("armybuilder.lists.urls")),
     path("rules/", include("rules.urls")),
+    path("events/", include("events.urls")),
     path("exports/", include("exports.urls")),
     path("api/v1/", include("armybuilder.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

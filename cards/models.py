@@ -2,9 +2,15 @@
 
 One `Card` row is one card identity (game + external id, e.g. War Council id "20201").
 Re-importing updated data updates it in place, so saved lists keep pointing at the same
-row; every distinct printing/errata the importers have seen is kept in `CardVersion`.
+row; every distinct printing/errata the importers have seen is kept in `CardVersion`, a
+row that never changes once written (`Card.current_version` names the one the card's
+columns hold now; saved list entries are pinned to the version they were added with).
 Everything a validator needs is a field or a structured record, never prose.
 """
+
+import hashlib
+import json
+from typing import Any
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -229,6 +235,16 @@ class Card(NamedInTwoLanguages, models.Model):
     extra = models.JSONField(default=dict, blank=True)
     search_text = models.TextField(blank=True, editable=False)
     source = models.CharField(max_length=32, blank=True)
+    # The version whose stats the columns above hold now (the importer points it at what it
+    # just wrote); null for a card no importer has recorded (made in the admin, a test).
+    current_version = models.ForeignKey(
+        "CardVersion",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -276,23 +292,60 @@ class CardAbility(models.Model):
         return f"{self.card_id}:{self.position}:{self.ability_id}"
 
 
+def version_digest(version: str, stats: dict[str, Any]) -> str:
+    """sha256 of the canonical JSON of a version's label and stats: two imports that saw the
+    same printing give the same digest, any changed value (or label) another one."""
+    canonical = json.dumps(
+        {"version": version, "stats": stats},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        default=str,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class ImmutableVersionError(ValueError):
+    """A recorded card version was saved again with other stats: history is never rewritten,
+    an importer records a new version instead."""
+
+
 class CardVersion(models.Model):
-    """A printing or errata of a card as an importer saw it (stats snapshot, no prose)."""
+    """A printing or errata of a card as an importer saw it (stats snapshot, no prose).
+
+    Immutable: a re-import whose stats differ records a new row (the same label may appear
+    twice), so a list pinned to this row is judged with exactly these stats forever.
+    `digest` (see `version_digest`) identifies the content; it is unique per card."""
 
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="versions")
     version = models.CharField(max_length=32)
     stats = models.JSONField(default=dict)
+    digest = models.CharField(max_length=64, editable=False)
     source = models.CharField(max_length=32, blank=True)
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["card", "recorded_at", "version"]
         constraints = [
-            models.UniqueConstraint(fields=["card", "version"], name="cardversion_unique_label")
+            models.UniqueConstraint(fields=["card", "digest"], name="cardversion_unique_digest")
         ]
 
     def __str__(self) -> str:
         return f"{self.card.external_id}@{self.version}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        digest = version_digest(self.version, self.stats)
+        if not self._state.adding and self.pk is not None:
+            stored = CardVersion.objects.filter(pk=self.pk).values_list("digest", flat=True).first()
+            if stored is not None and stored != digest:
+                raise ImmutableVersionError(
+                    f"card version {self.pk} is recorded: its label and stats never change"
+                )
+        self.digest = digest
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "digest"}
+        super().save(*args, **kwargs)
 
 
 class ScenarioKind(models.TextChoices):

@@ -4,13 +4,16 @@ Everything is upserted by natural key (Faction: game+slug, Sigil: faction+slug,
 Character: key, Ability: game+key, Card: game+external id, Scenario: game+slug) inside one
 transaction. Values are compared before writing, so importing the same data twice writes
 nothing the second time and reports every row unchanged. Cards are updated in place
-(saved lists keep their foreign keys); each printing label is kept as a `CardVersion`.
+(saved lists keep their foreign keys); each printing is kept as a `CardVersion`, never
+rewritten: changed stats make a new row (see `_Writer.write_versions`), and once the
+transaction commits `cards.signals.card_versions_changed` names the cards that moved.
 Cards absent from an import are left alone: an import adds and updates, never deletes.
 """
 
 from __future__ import annotations
 
 import copy
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -42,10 +45,14 @@ from cards.models import (
     Faction,
     Scenario,
     Sigil,
+    version_digest,
 )
 from cards.normalise import fold
 from cards.query.text import build_search_text
 from cards.requirements import faction_slug
+from cards.signals import VersionChange, card_versions_changed
+
+logger = logging.getLogger(__name__)
 
 #: progress(stage, done, total): called after each stage of an import.
 ImportProgress = Callable[[str, int, int], None]
@@ -115,6 +122,8 @@ class ImportSummary:
         default_factory=lambda: {name: ModelCounts() for name in SUMMARY_MODELS}
     )
     seconds: float = 0.0
+    # The cards whose current version the import moved (new cards included).
+    version_changes: tuple[VersionChange, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -137,8 +146,23 @@ def import_card_records(
     writer = _Writer(records=records, source=source, progress=progress)
     with transaction.atomic():
         writer.run()
+        changes = tuple(writer.version_changes)
+        if changes:
+            # Listeners (the errata-impact report) read committed data, never a rollback.
+            transaction.on_commit(lambda: _announce(changes, source=writer.source))
+    writer.summary.version_changes = changes
     writer.summary.seconds = time.perf_counter() - started
     return writer.summary
+
+
+def _announce(changes: tuple[VersionChange, ...], *, source: str) -> None:
+    """Send `card_versions_changed`; a failing listener is logged, never undoes the import
+    (it has committed) nor hides the other listeners."""
+    for receiver, outcome in card_versions_changed.send_robust(
+        sender=CardVersion, changes=changes, source=source
+    ):
+        if isinstance(outcome, Exception):
+            logger.error("card_versions_changed: %r failed", receiver, exc_info=outcome)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -252,6 +276,7 @@ class _Writer:
         self.card_pks: dict[tuple[str, str], int] = {}
         self.created_cards: set[int] = set()
         self.touched_cards: set[int] = set()
+        self.version_changes: list[VersionChange] = []
 
     def count(self, model: str, kind: str, n: int = 1) -> None:
         setattr(self.summary.counts[model], kind, getattr(self.summary.counts[model], kind) + n)
@@ -621,27 +646,45 @@ class _Writer:
         return stats
 
     def write_versions(self, cards: list[CardRecord]) -> None:
+        """Record the version each card was imported as and point `Card.current_version` at
+        it. A version row is never rewritten: a label and stats the card has not had before
+        make a new row; ones it had (the same data again, or back to an older printing)
+        find their row. Every card whose current version moved is kept in
+        `version_changes`, for the `card_versions_changed` signal."""
         pks = [self.card_pks[(c.game, c.external_id)] for c in cards]
-        existing = {(v.card_id, v.version): v for v in CardVersion.objects.filter(card_id__in=pks)}
-        to_create, to_update = [], []
+        known: dict[tuple[int, str], int] = {
+            (card_id, digest): pk
+            for pk, card_id, digest in CardVersion.objects.filter(card_id__in=pks).values_list(
+                "pk", "card_id", "digest"
+            )
+        }
+        current = dict(Card.objects.filter(pk__in=pks).values_list("pk", "current_version_id"))
+        wanted: dict[int, str] = {}
+        to_create: dict[tuple[int, str], CardVersion] = {}
         for record in cards:
             pk = self.card_pks[(record.game, record.external_id)]
             stats = self._version_stats(record)
-            version = existing.get((pk, record.version))
-            if version is None:
-                to_create.append(
-                    CardVersion(card_id=pk, version=record.version, stats=stats, source=self.source)
-                )
-                self.count("CardVersion", "created")
-            elif version.stats != stats:
-                version.stats, version.source = stats, self.source
-                to_update.append(version)
-                self.count("CardVersion", "updated")
-            else:
+            digest = version_digest(record.version, stats)
+            wanted[pk] = digest
+            if (pk, digest) in known or (pk, digest) in to_create:
                 self.count("CardVersion", "unchanged")
-        CardVersion.objects.bulk_create(to_create, batch_size=500)
-        if to_update:
-            CardVersion.objects.bulk_update(to_update, ["stats", "source"], batch_size=500)
+                continue
+            to_create[(pk, digest)] = CardVersion(
+                card_id=pk, version=record.version, stats=stats, digest=digest, source=self.source
+            )
+            self.count("CardVersion", "created")
+        created = CardVersion.objects.bulk_create(list(to_create.values()), batch_size=500)
+        if any(version.pk is None for version in created):  # backends without RETURNING
+            created = list(CardVersion.objects.filter(card_id__in=pks))
+        known.update({(v.card_id, v.digest): v.pk for v in created})
+        moved = []
+        for pk, digest in wanted.items():
+            new = known[(pk, digest)]
+            if current.get(pk) != new:
+                moved.append(Card(pk=pk, current_version_id=new))
+                self.version_changes.append(VersionChange(pk, current.get(pk), new))
+        if moved:
+            Card.objects.bulk_update(moved, ["current_version"], batch_size=500)
 
     # ---- scenarios
 

@@ -15,6 +15,8 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armybuilder.api_errors import invalid_request
+
 from . import services
 from .models import ExportJob, ExportStatus
 from .serializers import (
@@ -24,17 +26,6 @@ from .serializers import (
     ExportStatusSerializer,
 )
 from .web import ExportRateThrottle, requested_job, start_requested_export
-
-
-def invalid_request(errors: dict) -> Response:
-    """A 400 whose detail names the first field at fault (all of them are under errors)."""
-    field, messages = next(iter(errors.items()))
-    message = messages[0] if isinstance(messages, list) else str(messages)
-    detail = message if field == "non_field_errors" else f"{field}: {message}"
-    return Response(
-        {"detail": detail, "code": "invalid", "field": field, "errors": errors},
-        status=status.HTTP_400_BAD_REQUEST,
-    )
 
 
 def job_status(job: ExportJob, request: HttpRequest) -> dict:

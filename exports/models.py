@@ -19,6 +19,7 @@ class ExportKind(models.TextChoices):
     ARMY_LIST = "army-list", _("Army list")
     RULES_SECTION = "rules-section", _("Rules section")
     RULEBOOK = "rulebook", _("Rulebook")
+    EVENT_LISTS = "event-lists", _("Event list sheets")
 
 
 class ExportStatus(models.TextChoices):

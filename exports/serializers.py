@@ -17,6 +17,7 @@ KIND_FIELDS = {
     ExportKind.ARMY_LIST: ("list_id", "text"),
     ExportKind.RULES_SECTION: ("section_id",),
     ExportKind.RULEBOOK: ("rulebook_id",),
+    ExportKind.EVENT_LISTS: ("event_id", "event_list_id"),
 }
 
 
@@ -48,6 +49,12 @@ class ExportRequestSerializer(serializers.Serializer):
     rulebook_id = serializers.IntegerField(
         required=False, min_value=1, help_text="rulebook: the book."
     )
+    event_id = serializers.IntegerField(
+        required=False, min_value=1, help_text="event-lists: every list of an event you organise."
+    )
+    event_list_id = serializers.IntegerField(
+        required=False, min_value=1, help_text="event-lists: one list of an event you may read."
+    )
     language = serializers.ChoiceField(
         choices=[(code, code) for code in LANGUAGES],
         required=False,
@@ -62,6 +69,10 @@ class ExportRequestSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 {"list_id": _("Give either list_id or text for an army-list export, not both.")}
             )
+        if kind == ExportKind.EVENT_LISTS and len(given) == 2:
+            raise serializers.ValidationError(
+                {"event_id": _("Give either event_id or event_list_id, not both.")}
+            )
         if not given:
             if kind == ExportKind.ARMY_LIST:
                 message = _("An army-list export needs list_id (a saved list) or text.")
@@ -72,7 +83,8 @@ class ExportRequestSerializer(serializers.Serializer):
                 }
             raise serializers.ValidationError({needed[0]: message})
         # Refused here rather than by a failed job: the reader learns it before waiting.
-        if kind == ExportKind.ARMY_LIST and attrs.get("language") not in (None, *LIST_LANGUAGES):
+        lists = (ExportKind.ARMY_LIST, ExportKind.EVENT_LISTS)
+        if kind in lists and attrs.get("language") not in (None, *LIST_LANGUAGES):
             raise serializers.ValidationError(
                 {"language": _("Army lists and warbands are printed in English or French.")}
             )

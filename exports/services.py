@@ -35,6 +35,8 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from armybuilder.checking import CheckError, detect_game
 from armybuilder.lists.selectors import get_list_for_viewer
+from events.models import EventList
+from events.selectors import event_for_viewer, is_organiser, lists_for_viewer
 from rules.models import Rulebook, Section
 
 from . import dispatch, selectors
@@ -132,6 +134,8 @@ def export_params(
     game: str | None = None,
     section_id: int | None = None,
     rulebook_id: int | None = None,
+    event_id: int | None = None,
+    event_list_id: int | None = None,
 ) -> dict:
     """The renderer's parameters for a request whose fields have the right types, once the
     target is known to exist and be readable by this viewer."""
@@ -158,11 +162,31 @@ def export_params(
         if not Rulebook.objects.filter(pk=rulebook_id).exists():
             raise ExportRequestInvalid("rulebook_id", _("No rulebook has this id."))
         return {"rulebook_id": rulebook_id}
+    if kind == ExportKind.EVENT_LISTS:
+        return _event_lists_params(viewer, event_id=event_id, event_list_id=event_list_id)
     raise ExportRequestInvalid(
         "kind",
         _("Unknown export kind %(kind)s: use army-list, rules-section or rulebook.")
         % {"kind": kind},
     )
+
+
+def _event_lists_params(
+    viewer: ExportViewer, *, event_id: int | None, event_list_id: int | None
+) -> dict:
+    """One list the viewer may read, or every list of an event whose lists they all may
+    read (its organisers, or anyone once the lists are published)."""
+    user = viewer.signed_in_user
+    if event_list_id is not None:
+        stored = EventList.objects.select_related("player__event").filter(pk=event_list_id).first()
+        event = stored.player.event if stored else None
+        if event is None or not lists_for_viewer(event, user).filter(pk=event_list_id).exists():
+            raise ExportTargetNotFound(_("No list you may see has this number."))
+        return {"event_list_id": event_list_id}
+    event = event_for_viewer(event_id=event_id, user=user)
+    if event is None or not (is_organiser(event, user) or event.is_published):
+        raise ExportTargetNotFound(_("No event whose lists you may print has this number."))
+    return {"event_id": event.pk}
 
 
 def start_export(

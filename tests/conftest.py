@@ -38,3 +38,31 @@ def _fresh_rule_citations():
     clear_cache()
     yield
     clear_cache()
+
+
+@pytest.fixture(autouse=True)
+def in_process_celery(request):
+    """Tasks (export jobs, the errata check after a card import) run in the test's process,
+    whatever REDIS_URL says (the PostgreSQL pass sets it), except in the real-worker tests
+    (tests/exports/test_worker.py), which point Celery at Redis."""
+    if "worker" in request.fixturenames:
+        yield
+        return
+    from armybuilder.celery import app as celery_app
+
+    conf = celery_app.conf
+    eager = conf.task_always_eager
+    conf.task_always_eager = True
+    yield
+    conf.task_always_eager = eager
+
+
+@pytest.fixture(autouse=True)
+def _english_by_default():
+    """Each test starts in the site's default language: a request in French (the client's
+    Accept-Language) leaves the thread's language active after it, for the next test."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()

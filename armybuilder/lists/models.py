@@ -1,7 +1,10 @@
 """Saved lists. The models belong to the `armybuilder` app (re-exported by armybuilder.models).
 
-A list stores only choices: which card, in which role, on which host, in which order. It
-never stores whether it is legal: that is recomputed from the current card data.
+A list stores only choices: which card, in which role, on which host, in which order, and
+the version of each card it was built with (`ListEntry.card_version`). It never stores
+whether it is legal: that is recomputed, from the pinned versions, every time it is shown.
+New card data changes a saved list only when its owner updates it to the current cards
+(`services.update_to_current_cards`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from cards.models import Card, Faction, Scenario
+from cards.models import Card, CardVersion, Faction, Scenario
 
 
 class ListGame(models.TextChoices):
@@ -90,6 +93,16 @@ class ListEntry(models.Model):
     army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="entries")
     # PROTECT: a list keeps pointing at the card it chose, even across re-imports.
     card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="list_entries")
+    # The card's version when the entry was added (its current one): the list is judged with
+    # these stats until its owner updates it. Null: the card has no recorded version (made
+    # in the admin), and the card's current stats are used.
+    card_version = models.ForeignKey(
+        CardVersion,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     role = models.CharField(max_length=16, choices=EntryRole.choices)
     # The host unit of an attachment, or the figure holding an equipment.
     parent = models.ForeignKey(

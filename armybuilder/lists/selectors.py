@@ -8,9 +8,10 @@ for the list's canonical text (tactics deck included): both go through
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
+from typing import TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, QuerySet
@@ -19,7 +20,7 @@ from django.utils.translation import pgettext_lazy
 from armybuilder.checking import check_tmg_draft
 from armybuilder.findings import Finding, Severity
 from armybuilder.listtext.reading import LineKind, reading_finding
-from armybuilder.pool import TmgPool, tmg_pool
+from armybuilder.pool import TmgPool, tmg_facts_at, tmg_pool
 from armybuilder.result import CheckResult
 from armybuilder.serializers import findings_json, result_json
 from armybuilder.tmg.draft import ArmyDraft, Entry, UnitEntry
@@ -68,7 +69,8 @@ def can_edit(
     return army_list.pk in set(session_list_ids)
 
 
-def _token(value) -> uuid.UUID | None:
+def as_token(value) -> uuid.UUID | None:
+    """A share or join token from a URL or a form: the UUID, or None for anything else."""
     if isinstance(value, uuid.UUID):
         return value
     try:
@@ -93,7 +95,7 @@ def get_list_for_viewer(
             return None
         if can_edit(army_list, user=user, session_list_ids=session_list_ids):
             return army_list
-        shared = _token(token)
+        shared = as_token(token)
         if (
             shared is not None
             and army_list.visibility == Visibility.LINK
@@ -101,7 +103,7 @@ def get_list_for_viewer(
         ):
             return army_list
         return None
-    shared = _token(token)
+    shared = as_token(token)
     if shared is None:
         return None
     return lists.filter(share_token=shared, visibility=Visibility.LINK).first()
@@ -161,10 +163,35 @@ class ListDraft:
 
 
 def saved_entries(army_list: ArmyList) -> list[ListEntry]:
-    """A saved list's entries with their cards, in the order the player put them."""
+    """A saved list's entries with their cards and pinned versions, in the order the player
+    put them."""
     return list(
-        army_list.entries.select_related("card", "card__faction").order_by("position", "id")
+        army_list.entries.select_related("card", "card__faction", "card_version").order_by(
+            "position", "id"
+        )
     )
+
+
+CardT = TypeVar("CardT")
+
+
+def pinned(
+    entry: ListEntry,
+    today: CardT | None,
+    at: Callable[[CardT, str, Mapping], CardT],
+    *,
+    current_cards: bool = False,
+) -> CardT | None:
+    """The card of `entry` as the list judges it: `today` (the pool's card) when the entry is
+    pinned to the card's current version (or to none), else the card at its pinned version
+    (`at`: `pool.tmg_facts_at` or `pool.tactics_card_at`). `current_cards`: as if the list
+    were updated to the current cards (what "update" would change)."""
+    version = entry.card_version
+    if current_cards or today is None or version is None:
+        return today
+    if version.pk == entry.card.current_version_id:
+        return today
+    return at(today, version.version, version.stats)
 
 
 _NOT_IN_POOL: dict[str, Callable[[Bilingual], Message]] = {
@@ -187,16 +214,24 @@ def missing_card(entry: ListEntry, *, game: str) -> Finding:
     )
 
 
-def build_list_draft(army_list: ArmyList, pool: TmgPool | None = None) -> ListDraft:
+def build_list_draft(
+    army_list: ArmyList, pool: TmgPool | None = None, *, current_cards: bool = False
+) -> ListDraft:
     """The draft of a saved list, with refs numbered exactly as the text reader numbers them,
-    so a list and its canonical text give equal drafts and the same findings."""
+    so a list and its canonical text give equal drafts and the same findings. Cards are
+    judged at their pinned versions (`current_cards`: at today's, see `pinned`)."""
     pool = pool or tmg_pool()
     entries = saved_entries(army_list)
     try:
         ruleset = get_ruleset(army_list.ruleset or None)
     except UnknownRuleset:
         ruleset = get_ruleset()
-    facts = {e.pk: pool.by_id.get(e.card.external_id) for e in entries}
+    facts = {
+        e.pk: pinned(
+            e, pool.by_id.get(e.card.external_id), tmg_facts_at, current_cards=current_cards
+        )
+        for e in entries
+    }
     missing = tuple(missing_card(e, game=army_list.game) for e in entries if facts[e.pk] is None)
     present = [e for e in entries if facts[e.pk] is not None]
     units = [e for e in present if e.role == EntryRole.UNIT]
@@ -242,11 +277,16 @@ def draft_for_list(army_list: ArmyList, pool: TmgPool | None = None) -> ArmyDraf
 
 
 def list_report(
-    army_list: ArmyList, *, lang: str = "en", pool: TmgPool | None = None
+    army_list: ArmyList,
+    *,
+    lang: str = "en",
+    pool: TmgPool | None = None,
+    current_cards: bool = False,
 ) -> CheckResult:
-    """Legality recomputed now, as `checking.check_tmg_text` finds it."""
+    """Legality recomputed now with the pinned card versions (`current_cards`: with today's),
+    as `checking.check_tmg_text` finds it."""
     pool = pool or tmg_pool()
-    built = build_list_draft(army_list, pool)
+    built = build_list_draft(army_list, pool, current_cards=current_cards)
     return check_tmg_draft(built.draft, pool=pool, lang=lang, findings=built.missing)
 
 
@@ -554,6 +594,34 @@ class Reading:
 
     def __bool__(self) -> bool:
         return bool(self.rows)
+
+    def as_dict(self) -> dict:
+        """Plain values, to store a reading as it was shown (an event's locked list)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Reading:
+        """The reading `as_dict` stored."""
+        rows = tuple(
+            ReadingRow(
+                **{
+                    **row,
+                    "cards": tuple(
+                        ReadCard(**{**card, "alternatives": tuple(card["alternatives"])})
+                        for card in row["cards"]
+                    ),
+                    "candidates": tuple(row["candidates"]),
+                    "findings": tuple(LineFinding(**found) for found in row["findings"]),
+                }
+            )
+            for row in data.get("rows", ())
+        )
+        return cls(
+            rows=rows,
+            lines=data.get("lines", 0),
+            cards=data.get("cards", 0),
+            unread=data.get("unread", 0),
+        )
 
 
 def reading_card_names(result: CheckResult, *, lang: str = "en", pool=None) -> dict[str, str]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from armybuilder.checking import MAX_LIST_CHARS
@@ -135,9 +135,14 @@ def touch(army_list: ArmyList) -> None:
 def add_entry(
     army_list: ArmyList, card: Card, role: str, parent: ListEntry | None = None
 ) -> ListEntry:
-    """A new last entry (the caller checked its shape)."""
+    """A new last entry (the caller checked its shape), pinned to the card's current version."""
     return ListEntry.objects.create(
-        army_list=army_list, card=card, role=role, parent=parent, position=next_position(army_list)
+        army_list=army_list,
+        card=card,
+        card_version_id=card.current_version_id,
+        role=role,
+        parent=parent,
+        position=next_position(army_list),
     )
 
 
@@ -171,6 +176,7 @@ def store_read_entries(
         stored[item.ref] = ListEntry.objects.create(
             army_list=army_list,
             card=card,
+            card_version_id=card.current_version_id,
             role=item.role,
             parent=stored.get(item.parent) if item.parent else None,
             position=position,
@@ -211,7 +217,8 @@ def claim_list(*, army_list: ArmyList, user: AbstractBaseUser) -> ArmyList:
 def duplicate_list(
     *, army_list: ArmyList, owner: AbstractBaseUser | None = None, name: str | None = None
 ) -> ArmyList:
-    """A private copy (entries, hosts, order, chosen commander), owned by `owner`."""
+    """A private copy (entries, hosts, order, chosen commander, pinned card versions), owned
+    by `owner`."""
     if name is None:
         name = _("%(name)s (copy)") % {"name": army_list.name} if army_list.name else ""
     copy = ArmyList.objects.create(
@@ -236,12 +243,28 @@ def duplicate_list(
         copies[entry.pk] = ListEntry.objects.create(
             army_list=copy,
             card_id=entry.card_id,
+            card_version_id=entry.card_version_id,
             role=entry.role,
             parent=copies.get(entry.parent_id),
             position=entry.position,
             chosen_commander=entry.chosen_commander,
         )
     return copy
+
+
+@transaction.atomic
+def update_to_current_cards(*, army_list: ArmyList) -> int:
+    """Pin every entry to its card's current version (after errata or new card data; see
+    `versions.card_update` for what it changes). Returns how many entries moved."""
+    current = Card.objects.filter(pk=OuterRef("card_id")).values("current_version_id")[:1]
+    moved = (
+        ListEntry.objects.filter(army_list=army_list, card__current_version__isnull=False)
+        .exclude(card_version=F("card__current_version"))
+        .update(card_version=Subquery(current))
+    )
+    if moved:
+        touch(army_list)
+    return moved
 
 
 @transaction.atomic

@@ -17,7 +17,7 @@ from django.db.models import Q, QuerySet
 from armybuilder.checking import check_tactics_draft
 from armybuilder.findings import Finding
 from armybuilder.models import Collection
-from armybuilder.pool import TacticsPool, tactics_pool
+from armybuilder.pool import TacticsPool, tactics_card_at, tactics_pool
 from armybuilder.result import CheckResult
 from armybuilder.tactics.check import scenario_label
 from armybuilder.tactics.draft import (
@@ -37,6 +37,7 @@ from .selectors import (
     CheckedState,
     PlacementOption,
     missing_card,
+    pinned,
     placement_options,
     saved_entries,
 )
@@ -67,11 +68,24 @@ class WarbandBuild:
     missing: tuple[Finding, ...] = ()  # entries whose card is not in the Tactics pool
 
 
-def build_warband_draft(army_list: ArmyList, pool: TacticsPool | None = None) -> WarbandBuild:
+def build_warband_draft(
+    army_list: ArmyList, pool: TacticsPool | None = None, *, current_cards: bool = False
+) -> WarbandBuild:
+    """The draft of a saved warband, its cards at their pinned versions (`current_cards`: at
+    today's; see `selectors.pinned`)."""
     pool = pool or tactics_pool()
     by_id = pool_cards(pool)
     entries = saved_entries(army_list)
-    cards = {e.pk: by_id[e.card.external_id] for e in entries if e.card.external_id in by_id}
+    cards = {
+        e.pk: card
+        for e in entries
+        if (
+            card := pinned(
+                e, by_id.get(e.card.external_id), tactics_card_at, current_cards=current_cards
+            )
+        )
+        is not None
+    }
     missing = tuple(missing_card(e, game=army_list.game) for e in entries if e.pk not in cards)
     figures = sorted(
         (e for e in entries if e.pk in cards and cards[e.pk].is_figure),
@@ -162,11 +176,17 @@ def uses_collection(army_list: ArmyList) -> bool:
 
 
 def warband_report(
-    army_list: ArmyList, *, lang: str = "en", pool: TacticsPool | None = None
+    army_list: ArmyList,
+    *,
+    lang: str = "en",
+    pool: TacticsPool | None = None,
+    current_cards: bool = False,
 ) -> CheckResult:
-    """Legality recomputed now, as `checking.check_tactics_text` finds it."""
+    """Legality recomputed now with the pinned card versions (`current_cards`: with today's),
+    as `checking.check_tactics_text` finds it."""
     pool = pool or tactics_pool()
-    return _checked(army_list, build_warband_draft(army_list, pool), pool=pool, lang=lang)
+    built = build_warband_draft(army_list, pool, current_cards=current_cards)
+    return _checked(army_list, built, pool=pool, lang=lang)
 
 
 def _checked(army_list: ArmyList, built: WarbandBuild, *, pool: TacticsPool, lang: str):

@@ -254,8 +254,8 @@ def switch_version(*, army_list: ArmyList, entry: ListEntry) -> ListEntry:
             "no_other_version",
         )
     _check_card(other, FIGURE_KINDS, EntryRole.FIGURE)
-    entry.card = other
-    entry.save(update_fields=["card"])
+    entry.card, entry.card_version_id = other, other.current_version_id
+    entry.save(update_fields=["card", "card_version"])
     for item in entry.children.select_related("card"):
         if not _may_carry(other, item.card):
             item.parent = None

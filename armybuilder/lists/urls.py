@@ -24,6 +24,7 @@ urlpatterns = [
     path("<int:list_id>/delete/", pages.delete, name="delete"),
     path("<int:list_id>/export.txt", pages.export_text, name="export"),
     path("<int:list_id>/print/", pages.print_list, name="print"),
+    path("<int:list_id>/update-cards/", pages.update_cards, name="update_cards"),
     # TMG lists (the pages above serve both games)
     path("<int:list_id>/add/", tmg.add_entry, name="add"),
     path("<int:list_id>/remove/", pages.remove_entry, TMG, name="remove"),

@@ -6,13 +6,15 @@ the canonical text). Pure: the card pool is passed in.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from armybuilder.findings import Finding
-from armybuilder.listtext.reading import LineReading
+from armybuilder.listtext.reading import LineReading, reading_finding
 from armybuilder.result import CheckResult, CoinTotals, ResultEntry, in_display_order
+from common.i18n import _
 
-from .draft import TacticsCard, WarbandContext, WarbandDraft
+from .draft import Coins, TacticsCard, WarbandContext, WarbandDraft
 from .text import EntryReading, read_warband, write_warband_text
 from .validator import validate_warband
 
@@ -85,9 +87,15 @@ def _entry(ref: str, card: TacticsCard, host: str | None, read: EntryReading | N
 
 
 def check_text(
-    text: str, *, pool: TacticsPool, lang: str = "en", findings: Sequence[Finding] = ()
+    text: str,
+    *,
+    pool: TacticsPool,
+    lang: str = "en",
+    findings: Sequence[Finding] = (),
+    budget: Coins | None = None,
 ) -> CheckResult:
-    """Read a pasted warband and check it: every line of `text` is in `lines`."""
+    """Read a pasted warband and check it: every line of `text` is in `lines`.
+    `budget`: the coins to judge it with (an event's), whatever the warband says."""
     reading = read_warband(
         text, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
     )
@@ -96,11 +104,37 @@ def check_text(
         return CheckResult(
             game=GAME, lang=lang, findings=in_display_order(read_findings), lines=reading.lines
         )
+    draft = reading.draft
+    if budget is not None:
+        draft, applied = at_budget(draft, budget)
+        read_findings = [*(f for f in read_findings if f.code != "SCENARIO_UNKNOWN"), *applied]
     return check_draft(
-        reading.draft,
+        draft,
         pool=pool,
         lang=lang,
         findings=read_findings,
         lines=reading.lines,
         read=reading.entries,
+    )
+
+
+def at_budget(draft: WarbandDraft, budget: Coins) -> tuple[WarbandDraft, tuple[Finding, ...]]:
+    """The warband judged with a budget set from outside (an event's), with a warning
+    when it said another one."""
+    if draft.budget == budget:
+        return draft, ()
+    said = draft.budget
+    draft = replace(draft, budget=budget, scenario="")
+    if said is None:
+        return draft, ()
+    return draft, (
+        reading_finding(
+            "EVENT_SIZE_APPLIED",
+            _(
+                "the warband says {said}; it is judged with the event's {budget}",
+                said=said.label(),
+                budget=budget.label(),
+            ),
+            data={"said": said.as_dict(), "budget": budget.as_dict()},
+        ),
     )

@@ -152,13 +152,21 @@ def check_text(
     default_ruleset: Ruleset,
     lang: str = "en",
     findings: Sequence[Finding] = (),
+    points_limit: int | None = None,
 ) -> CheckResult:
     """Read a pasted army list and check it. `ruleset`: the one asked for (None: the
-    list's own `Ruleset:` line, else `default_ruleset`)."""
+    list's own `Ruleset:` line, else `default_ruleset`). `points_limit`: the game size
+    to judge it at (an event's), whatever size the list says."""
     from .rulesets import UnknownRuleset, get_ruleset
 
     if looks_like_share_code(text):
-        result = check_share_code(text, pool=pool, ruleset=ruleset or default_ruleset, lang=lang)
+        result = check_share_code(
+            text,
+            pool=pool,
+            ruleset=ruleset or default_ruleset,
+            lang=lang,
+            points_limit=points_limit,
+        )
         return replace(result, lines=share_code_lines(text, result))
     parsed = parse_tmg_text(text, factions=pool.faction_aliases)
     if ruleset is None:
@@ -172,14 +180,46 @@ def check_text(
     read_findings = [*build.findings, *findings]
     if build.draft is None:
         return replace(unread(ruleset, read_findings, lang=lang), lines=build.lines)
+    draft, points_assumed = build.draft, build.points_assumed
+    if points_limit is not None:
+        draft, applied = at_game_size(draft, points_limit, declared=not points_assumed)
+        read_findings = [
+            *(f for f in read_findings if f.code != "POINTS_ASSUMED"),
+            *applied,
+        ]
+        points_assumed = False
     return check_draft(
-        build.draft,
+        draft,
         pool=pool,
         lang=lang,
         entries=build.entries,
         findings=read_findings,
-        points_assumed=build.points_assumed,
+        points_assumed=points_assumed,
         lines=build.lines,
+    )
+
+
+def at_game_size(
+    draft: ArmyDraft, points_limit: int, *, declared: bool = True
+) -> tuple[ArmyDraft, tuple[Finding, ...]]:
+    """The draft judged at a size set from outside (an event's), with a warning when the
+    list itself said another size."""
+    if draft.points_limit == points_limit:
+        return draft, ()
+    said = draft.points_limit
+    draft = replace(draft, points_limit=points_limit)
+    if not declared:
+        return draft, ()
+    return draft, (
+        reading_finding(
+            "EVENT_SIZE_APPLIED",
+            _(
+                "the list says {said} points; it is judged at the event's {size}",
+                said=said,
+                size=points_limit,
+            ),
+            data={"said": said, "size": points_limit},
+        ),
     )
 
 
@@ -201,7 +241,12 @@ def share_code_lines(text: str, result: CheckResult) -> tuple[LineReading, ...]:
 
 
 def check_share_code(
-    code: str, *, pool: TmgPool, ruleset: Ruleset, lang: str = "en"
+    code: str,
+    *,
+    pool: TmgPool,
+    ruleset: Ruleset,
+    lang: str = "en",
+    points_limit: int | None = None,
 ) -> CheckResult:
     try:
         decoded = decode_share_code(code)
@@ -216,4 +261,7 @@ def check_share_code(
         )
         return unread(ruleset, [unreadable], lang=lang)
     draft, read_findings = draft_from_share_code(decoded, cards=pool.by_id, ruleset=ruleset)
+    if points_limit is not None:
+        draft, applied = at_game_size(draft, points_limit, declared=bool(decoded.points))
+        read_findings = (*read_findings, *applied)
     return check_draft(draft, pool=pool, lang=lang, findings=read_findings)

@@ -8,7 +8,9 @@ docs/rulesets.md.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 from pathlib import Path
 
@@ -35,6 +37,8 @@ class Ruleset:
     deck_commander_cards: int = 3
     deck_copies: int = 2
     rulebook: str = ""
+    # The day the ruleset takes effect (None: always in force, the oldest).
+    effective: date | None = None
 
     @classmethod
     def from_record(cls, record: dict) -> Ruleset:
@@ -55,6 +59,7 @@ class Ruleset:
             deck_commander_cards=deck.get("commander_cards", 3),
             deck_copies=deck.get("copies", 2),
             rulebook=record.get("rulebook", ""),
+            effective=date.fromisoformat(record["effective"]) if record.get("effective") else None,
         )
 
 
@@ -73,3 +78,16 @@ def get_ruleset(ruleset_id: str | None = None) -> Ruleset:
     except KeyError:
         known = ", ".join(sorted(all_rulesets()))
         raise UnknownRuleset(f"unknown ruleset {ruleset_id!r} (known: {known})") from None
+
+
+def ruleset_in_force(on: date, rulesets: Iterable[Ruleset] | None = None) -> Ruleset:
+    """The newest ruleset in force on a day (an event's default): the latest `effective`
+    date not after it; the default ruleset when none has taken effect yet."""
+    candidates = [
+        r
+        for r in (all_rulesets().values() if rulesets is None else rulesets)
+        if r.effective is None or r.effective <= on
+    ]
+    if not candidates:
+        return get_ruleset()
+    return max(candidates, key=lambda r: (r.effective or date.min, r.id))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from . import army_list, rules
+from . import army_list, event_lists, rules
 from .base import DocumentError, Progress, ProgressCallback, RenderedDocument
 
 __all__ = ["LANGUAGES", "DocumentError", "ProgressCallback", "RenderedDocument", "render_pdf"]
@@ -20,6 +20,7 @@ _RENDERERS = {
     "army-list": army_list.render_army_list,
     "rules-section": rules.render_rules_section,
     "rulebook": rules.render_rulebook,
+    "event-lists": event_lists.render_event_lists,
 }
 
 
@@ -33,7 +34,8 @@ def render_pdf(
     """Render one document. `on_progress(percent)` is called with 0..100 as work advances.
 
     params by kind: army-list {"list_id": int} or {"text": str, "game": "tmg"|"tactics"};
-    rules-section {"section_id": int}; rulebook {"rulebook_id": int}.
+    rules-section {"section_id": int}; rulebook {"rulebook_id": int}; event-lists
+    {"event_id": int} (every list of the event) or {"event_list_id": int} (one).
     `language` is the language of the document's own words (headings, labels, card names);
     a rules section or book is printed in its own language, with the labels in `language`.
     """

@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from armybuilder.checking import GAMES, CheckError, CheckOptions, check_list_text
 from armybuilder.lists.games import for_game
-from armybuilder.result import CheckResult, ResultEntry
-from armybuilder.serializers import findings_json
+from armybuilder.result import CheckResult
+from armybuilder.serializers import result_json
 from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
 from cards.models import Card, Game
 from cards.presentation import attack_rows
@@ -74,31 +74,40 @@ def _result_for(params: dict, language: str) -> CheckResult:
         raise DocumentError(str(exc)) from exc
 
 
-def _sheet_rows(result: CheckResult, language: str) -> tuple[list[SheetRow], list[SheetRow]]:
+def _sheet_rows(report: dict) -> tuple[list[SheetRow], list[SheetRow]]:
     """(The carriers — units, figures — with what they carry, then what nobody carries),
-    and the entries that carry nothing (NCUs)."""
-    game = GAMES[result.game]
-    flagged = result.flagged_refs
+    and the entries that carry nothing (NCUs), from a result's JSON (`result_json`): a list
+    judged now and a list stored when it was judged print alike."""
+    game = GAMES[report["game"]]
+    flagged = {
+        ref
+        for finding in report.get("findings", [])
+        if finding.get("severity") == "error"
+        for ref in finding.get("entries", [])
+    }
 
-    def row(entry: ResultEntry) -> SheetRow:
-        cost = getattr(entry.card, "cost", None)
+    def role(entry: dict) -> str:
+        return entry.get("role") or entry.get("kind") or ""
+
+    def row(entry: dict) -> SheetRow:
         return SheetRow(
-            ref=entry.ref,
-            external_id=entry.card.id,
-            name=entry.card.label(language),
-            points=entry.points,
-            coins=cost.as_dict() if cost else None,
-            commander=entry.commander,
-            flagged=entry.ref in flagged,
+            ref=entry["ref"],
+            external_id=entry["id"],
+            name=entry["name"],
+            points=entry.get("points"),
+            coins=entry.get("cost"),
+            commander=bool(entry.get("commander")),
+            flagged=entry["ref"] in flagged,
         )
 
-    carriers = {e.ref: row(e) for e in result.entries if e.role in game.carrier_roles}
+    entries = report.get("entries", [])
+    carriers = {e["ref"]: row(e) for e in entries if role(e) in game.carrier_roles}
     loose, apart = [], []
-    for entry in result.entries:
-        if entry.role in game.carrier_roles:
+    for entry in entries:
+        if role(entry) in game.carrier_roles:
             continue
-        if entry.role in game.carried_roles:
-            carrier = carriers.get(entry.host or "")
+        if role(entry) in game.carried_roles:
+            carrier = carriers.get(entry.get("host") or entry.get("holder") or "")
             (carrier.attached if carrier else loose).append(row(entry))
         else:
             apart.append(row(entry))
@@ -153,37 +162,68 @@ def _ruleset_name(ruleset_id: str | None, language: str) -> str:
     return localized(ruleset, "name", language)
 
 
-def _game_size_label(result: CheckResult) -> str:
+def _game_size_label(report: dict) -> str:
     """ "Standard (3-6-18)", or the bare budget when the scenario does not name it."""
-    scenario = result.scenario or ""
-    budget = result.coins.budget if result.coins else None
+    scenario = report.get("scenario") or ""
+    budget = (report.get("coins") or {}).get("budget")
     if not budget:
         return scenario
-    coins = budget.label()
+    coins = f"{budget['gold']}-{budget['silver']}-{budget['copper']}"
     if coins in scenario:
         return scenario
     return f"{scenario} ({coins})" if scenario else coins
 
 
-def _filename(result: CheckResult, faction_name: str) -> str:
-    stem = slugify(result.name) or slugify(faction_name) or "list"
-    suffix = "warband" if result.game == Game.TACTICS else "army-list"
+def _filename(report: dict, faction_name: str) -> str:
+    stem = slugify(report.get("name", "")) or slugify(faction_name) or "list"
+    suffix = "warband" if report["game"] == Game.TACTICS else "army-list"
     return f"{stem}-{suffix}.pdf"
 
 
-def army_list_context(result: CheckResult, language: str) -> dict:
-    game = result.game
-    faction = selectors.faction_by_slug(game, result.faction)
-    faction_name = faction.name(language) if faction else (result.faction or "")
-    carriers, apart = _sheet_rows(result, language)
+def sheet_context(report: dict, language: str) -> dict:
+    """What the printed sheet shows (templates/pdf/_sheet.html), from a result's JSON in
+    `language`: faction, size, commander, the rows, totals, the verdict and its findings."""
+    game = report["game"]
+    faction = selectors.faction_by_slug(game, report.get("faction"))
+    faction_name = faction.name(language) if faction else (report.get("faction") or "")
+    carriers, apart = _sheet_rows(report)
+    findings = report.get("findings", [])
     context = {
         "game": game,
-        "legal": result.legal,
-        "errors": findings_json(result.errors, lang=language),
-        "warnings": findings_json(result.warnings, lang=language),
+        "legal": report.get("legal", False),
+        "errors": [f for f in findings if f.get("severity") == "error"],
+        "warnings": [f for f in findings if f.get("severity") != "error"],
         "faction_name": faction_name,
-        "list_name": result.name,
+        "list_name": report.get("name", ""),
+        "filename": _filename(report, faction_name),
     }
+    if report.get("points") is not None:
+        context.update(
+            units=carriers,
+            ncus=apart,
+            points=report["points"],
+            ruleset_name=_ruleset_name(report.get("ruleset"), language),
+            commanders=[e["name"] for e in report.get("entries", []) if e.get("commander")],
+            deck=report.get("deck", []),
+        )
+    if report.get("coins") is not None:
+        context.update(
+            figures=carriers,
+            coins=report["coins"],
+            figure_count=report.get("figures", 0),
+            size_label=_game_size_label(report),
+        )
+    return context
+
+
+def army_list_context(result: CheckResult, language: str) -> dict:
+    sheet = sheet_context(result_json(result, lang=language), language)
+    context = {
+        "sheet": sheet,
+        # the document's title
+        **{key: sheet[key] for key in ("game", "list_name", "faction_name", "filename")},
+    }
+    game = result.game
     ids = [entry.card.id for entry in result.entries]
     deck_ids = [card.card_id for card in result.deck]
     cards = selectors.cards_by_external_id(game, [*ids, *deck_ids])
@@ -192,23 +232,6 @@ def army_list_context(result: CheckResult, language: str) -> dict:
          "source": card.source, "card": cards.get(card.card_id)}
         for card in result.deck
     ]  # fmt: skip
-    if result.points is not None:
-        context.update(
-            units=carriers,
-            ncus=apart,
-            points=result.points,
-            ruleset_name=_ruleset_name(result.ruleset, language),
-            commanders=[e.card.label(language) for e in result.entries if e.commander],
-            deck=deck,
-        )
-    if result.coins is not None:
-        context.update(
-            figures=carriers,
-            coins={"spent": result.coins.spent.as_dict(), "budget": (
-                result.coins.budget.as_dict() if result.coins.budget else None)},
-            figure_count=result.figures,
-            size_label=_game_size_label(result),
-        )  # fmt: skip
     context["reference"] = _reference_cards(ids, cards, language)
     # The shipped snapshot has names and stats only: say so rather than print empty boxes.
     context["deck_texts"] = [item for item in deck if item["card"] and _has_text(item["card"])]
@@ -216,7 +239,6 @@ def army_list_context(result: CheckResult, language: str) -> dict:
         not ability["text"] for ref in context["reference"] for ability in ref.abilities
     ) or len(context["deck_texts"]) < len(deck)
     context["cited_rules"] = _cited_rules(context["reference"], language=language, game=game)
-    context["filename"] = _filename(result, faction_name)
     return context
 
 

@@ -50,8 +50,9 @@ def searchable_pool(small_pool):  # noqa: F811
 
 
 @pytest.fixture
-def browser_page(chromium_path, live_server, searchable_pool):
-    """A fresh page (its own cookies) of a headless Chromium, after the data is in place.
+def chromium_page(chromium_path, live_server):
+    """A fresh page (its own cookies) of a headless Chromium; the test puts its data in place
+    before asking for it.
 
     Playwright's sync API runs an event loop in this thread, so no ORM call may happen
     while the page is open: create data before, check the database after.
@@ -66,3 +67,17 @@ def browser_page(chromium_path, live_server, searchable_pool):
             yield page
         finally:
             browser.close()
+
+
+@pytest.fixture
+def browser_page(searchable_pool, chromium_page):
+    """`chromium_page` after the ORM card pool is in place."""
+    return chromium_page
+
+
+def log_in(page, base_url: str, username: str, password: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{base_url}/**")

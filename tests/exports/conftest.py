@@ -7,7 +7,6 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 
-from armybuilder.celery import app as celery_app
 from armybuilder.lists.models import ArmyList, Visibility
 from cards.models import Faction
 from exports import services
@@ -21,20 +20,6 @@ from rules.models import Rulebook, Section
 def export_media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     return settings.MEDIA_ROOT
-
-
-@pytest.fixture(autouse=True)
-def in_process_celery(request):
-    """Jobs run in the test's process, whatever REDIS_URL says (the PostgreSQL pass sets it),
-    except in the real-worker tests (test_worker.py), which point Celery at Redis."""
-    if "worker" in request.fixturenames:
-        yield
-        return
-    conf = celery_app.conf
-    eager = conf.task_always_eager
-    conf.task_always_eager = True
-    yield
-    conf.task_always_eager = eager
 
 
 @pytest.fixture(autouse=True)

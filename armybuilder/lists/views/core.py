@@ -25,7 +25,7 @@ from cards.models import Card
 from cards.query import QuerySyntaxError, search_cards
 from common.i18n import current_language
 
-from .. import selectors
+from .. import selectors, versions
 from ..forms import GameSettingsForm
 from ..games import GameAdapter, for_game
 from ..models import ArmyList, ListEntry, Visibility
@@ -164,6 +164,7 @@ def builder_context(
         ),
         "is_shared": army_list.visibility == Visibility.LINK,
         "editable": True,
+        "card_data": versions.card_versions(army_list),
         **game.context(army_list),
     }
 
@@ -214,6 +215,7 @@ def read_context(request: HttpRequest, army_list: ArmyList, *, token: str | None
         "state": game.state(army_list, lang=current_language()),
         "token": token,
         "editable": selectors.can_edit(army_list, **viewer(request)),
+        "card_data": versions.card_versions(army_list),
         "query": ("?" + urlencode({"t": token})) if token else "",
         **game.context(army_list),
     }

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from armybuilder.checking import detect_game
 from common.i18n import CARD_LANGUAGES, current_language
 
-from .. import selectors, services
+from .. import selectors, services, versions
 from ..forms import EntryForm, ImportForm, VisibilityForm
 from ..games import for_game
 from ..models import ArmyList
@@ -117,6 +117,26 @@ def remove_entry(request: HttpRequest, list_id: int, game: str) -> HttpResponse:
         services.remove_entry(army_list=army_list, entry=entry_of(army_list, data["entry"]))
 
     return change(request, list_id, perform, game=game)
+
+
+@require_http_methods(["GET", "POST"])
+def update_cards(request: HttpRequest, list_id: int) -> HttpResponse:
+    """What updating the list to the current card data changes (GET), and the update (POST)."""
+    army_list = editable(request, list_id)
+    if request.method == "POST":
+        moved = services.update_to_current_cards(army_list=army_list)
+        if moved:
+            messages.success(request, _("The list now uses the current card data."))
+        return redirect("lists:detail", army_list.pk)
+    return render(
+        request,
+        "lists/update_cards.html",
+        {
+            "army_list": army_list,
+            "game": for_game(army_list.game),
+            "update": versions.card_update(army_list, lang=current_language()),
+        },
+    )
 
 
 @require_POST
