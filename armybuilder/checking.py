@@ -309,10 +309,12 @@ def check_many(
     options: CheckOptions = CheckOptions(),
     *,
     teams: Sequence[str | None] | None = None,
+    pools: Pools | None = None,
 ) -> BatchResult:
     """Check a batch [(label, text), …]; each game's pool is loaded once for the whole
-    batch. `teams` (one name or None per list) checks allied lists together."""
-    pools = Pools()
+    batch (or given: `pools`). `teams` (one name or None per list) checks allied lists
+    together."""
+    pools = pools or Pools()
     items = []
     for position, (label, text) in enumerate(lists):
         team = teams[position] if teams else None

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from django.utils import timezone
 
-from armybuilder.checking import CheckOptions, check_many, cite
+from armybuilder.checking import CheckOptions, Pools, check_many, cite
 from armybuilder.lists.models import ArmyList, ListGame
 from armybuilder.lists.selectors import reading_of
 from armybuilder.result import CheckResult
@@ -36,12 +36,17 @@ def check_options(event: Event) -> CheckOptions:
     return CheckOptions(game="tactics", budget=event.budget_label or None)
 
 
-def judge_texts(event: Event, lists: Sequence[tuple[str, str, str]]) -> list[CheckResult]:
+def judge_texts(
+    event: Event, lists: Sequence[tuple[str, str, str]], *, pools: Pools | None = None
+) -> list[CheckResult]:
     """Judge [(label, text, team name), …] as the event does, in one batch (each game's
     card pool loaded once): team-mates' lists together."""
     teams = [team or None for _label, _text, team in lists] if event.is_team_event else None
     batch = check_many(
-        [(label, text) for label, text, _team in lists], check_options(event), teams=teams
+        [(label, text) for label, text, _team in lists],
+        check_options(event),
+        teams=teams,
+        pools=pools,
     )
     return [item.result for item in batch.items]
 
@@ -53,23 +58,32 @@ def status_of(result: CheckResult) -> str:
     return ListStatus.LEGAL if result.legal else ListStatus.ILLEGAL
 
 
-def card_versions_of(game: str, result: CheckResult) -> tuple[dict[str, str], dt.datetime | None]:
-    """{card id: version digest} of the cards a result uses, and when the newest of those
-    versions was recorded."""
-    ids = sorted({entry.card.id for entry in result.entries})
-    rows = list(
-        Card.objects.filter(game=game, external_id__in=ids).values_list(
-            "external_id", "current_version__digest", "current_version__recorded_at"
-        )
-    )
-    versions = {external_id: digest or "" for external_id, digest, _when in rows}
-    dates = [when for _id, _digest, when in rows if when is not None]
-    return versions, (max(dates) if dates else None)
+class CurrentVersions:
+    """The current version of every card of a game, read once for a batch of lists."""
+
+    def __init__(self, game: str):
+        self.by_card = {
+            external_id: (digest, recorded)
+            for external_id, digest, recorded in Card.objects.filter(
+                game=game, current_version__isnull=False
+            ).values_list("external_id", "current_version__digest", "current_version__recorded_at")
+        }
+
+    def of(self, result: CheckResult) -> tuple[dict[str, str], dt.datetime | None]:
+        """{card id: version digest} of the cards a result uses (a card with no recorded
+        version: ""), and when the newest of those versions was recorded."""
+        ids = sorted({entry.card.id for entry in result.entries})
+        found = [self.by_card.get(card_id) for card_id in ids]
+        versions = {card_id: v[0] if v else "" for card_id, v in zip(ids, found, strict=True)}
+        dates = [v[1] for v in found if v]
+        return versions, (max(dates) if dates else None)
 
 
-def stored_values(event: Event, text: str, result: CheckResult) -> dict:
+def stored_values(
+    event: Event, text: str, result: CheckResult, *, versions: CurrentVersions, pool=None
+) -> dict:
     """The columns of an `EventList` for `text` judged now as `result`."""
-    versions, data_date = card_versions_of(event.game, result)
+    card_versions, data_date = versions.of(result)
     canonical = result.text or ""
     ruleset = result.ruleset or ""
     cited = {lang: cite(replace(result, lang=lang)) for lang in CARD_LANGUAGES}
@@ -80,20 +94,104 @@ def stored_values(event: Event, text: str, result: CheckResult) -> dict:
         "points": result.points.spent if result.points is not None else None,
         "spent": result.spent,
         "result": {lang: dict(result_json(cited[lang])) for lang in CARD_LANGUAGES},
-        "reading": {lang: reading_of(cited[lang], lang=lang).as_dict() for lang in CARD_LANGUAGES},
-        "card_versions": versions,
+        "reading": {
+            lang: reading_of(cited[lang], lang=lang, pool=pool).as_dict() for lang in CARD_LANGUAGES
+        },
+        "card_versions": card_versions,
         "ruleset": ruleset,
         "data_date": data_date,
         "fingerprint": fingerprint(
             game=event.game,
             # Nothing read: the text as given is what the fingerprint covers.
             canonical=canonical or text,
-            card_versions=versions,
+            card_versions=card_versions,
             ruleset=ruleset,
             size=event.size_label,
         ),
         "judged_at": timezone.now(),
     }
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A player's list judged now, to be stored."""
+
+    player: Player
+    source: str
+    text: str
+    result: CheckResult
+    saved_list: ArmyList | None = None
+    # Given now (by the player or the organiser); False: judged again after new card data.
+    submitted: bool = True
+
+
+# The columns `store_many` writes over an existing list.
+_WRITTEN = (
+    "text",
+    "canonical",
+    "status",
+    "points",
+    "spent",
+    "result",
+    "reading",
+    "card_versions",
+    "ruleset",
+    "data_date",
+    "fingerprint",
+    "judged_at",
+    "source",
+    "saved_list",
+    "submitted_at",
+    "revision",
+    "approved",
+    "approved_by",
+)
+
+
+def store_many(
+    event: Event, judged: Sequence[Judged], *, pools: Pools | None = None
+) -> list[EventList]:
+    """Write each player's list and its verdict (a new one, or over the one they had), in
+    a few queries whatever the number of lists. A list whose fingerprint changed is a new
+    revision: an approval given to the old one does not carry over."""
+    if not judged:
+        return []
+    versions = CurrentVersions(event.game)
+    pool = (pools or Pools()).get(event.game)
+    existing = {
+        stored.player_id: stored
+        for stored in EventList.objects.filter(player__in=[item.player for item in judged])
+    }
+    now = timezone.now()
+    created, updated, stored = [], [], []
+    for item in judged:
+        values = stored_values(event, item.text, item.result, versions=versions, pool=pool)
+        current = existing.get(item.player.pk)
+        if current is None:
+            current = EventList(
+                player=item.player,
+                source=item.source,
+                saved_list=item.saved_list,
+                submitted_at=now,
+                **values,
+            )
+            created.append(current)
+        else:
+            changed = current.fingerprint != values["fingerprint"] or current.text != item.text
+            for key, value in values.items():
+                setattr(current, key, value)
+            current.source, current.saved_list = item.source, item.saved_list
+            if item.submitted:
+                current.submitted_at = now
+            if changed:
+                current.revision += 1
+                current.approved, current.approved_by = False, None
+            updated.append(current)
+        current.player = item.player
+        stored.append(current)
+    EventList.objects.bulk_create(created, batch_size=200)
+    EventList.objects.bulk_update(updated, _WRITTEN, batch_size=200)
+    return stored
 
 
 def store(
@@ -105,28 +203,12 @@ def store(
     saved_list: ArmyList | None = None,
     submitted: bool = True,
 ) -> EventList:
-    """Write a player's list and its verdict (a new one, or over the one they had).
-    `submitted`: given now (by the player or the organiser), not judged again after new card
-    data. A list whose fingerprint changed is a new revision: an approval given to the old
-    one does not carry over."""
-    values = stored_values(player.event, text, result)
-    now = timezone.now()
-    current = EventList.objects.filter(player=player).first()
-    if current is None:
-        return EventList.objects.create(
-            player=player, source=source, saved_list=saved_list, submitted_at=now, **values
-        )
-    changed = current.fingerprint != values["fingerprint"] or current.text != text
-    for key, value in values.items():
-        setattr(current, key, value)
-    current.source, current.saved_list = source, saved_list
-    if submitted:
-        current.submitted_at = now
-    if changed:
-        current.revision += 1
-        current.approved, current.approved_by = False, None
-    current.save()
-    return current
+    """`store_many` for one list."""
+    [stored] = store_many(
+        player.event,
+        [Judged(player, source, text, result, saved_list=saved_list, submitted=submitted)],
+    )
+    return stored
 
 
 def rejudge_players(*, event: Event, players: Iterable[Player]) -> list[EventList]:
@@ -138,24 +220,23 @@ def rejudge_players(*, event: Event, players: Iterable[Player]) -> list[EventLis
     if not players:
         return []
     lists = [p.event_list for p in players]
+    pools = Pools()
     results = judge_texts(
         event,
         [
             (p.name, el.text, p.team.name if p.team else "")
             for p, el in zip(players, lists, strict=True)
         ],
+        pools=pools,
     )
-    return [
-        store(
-            p,
-            source=el.source,
-            text=el.text,
-            result=result,
-            saved_list=el.saved_list,
-            submitted=False,
-        )
-        for p, el, result in zip(players, lists, results, strict=True)
-    ]
+    return store_many(
+        event,
+        [
+            Judged(p, el.source, el.text, result, saved_list=el.saved_list, submitted=False)
+            for p, el, result in zip(players, lists, results, strict=True)
+        ],
+        pools=pools,
+    )
 
 
 def rejudge_event(*, event: Event) -> list[EventList]:

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from armybuilder.checking import GAMES, BatchItem, CheckError, apply_team_rules
+from armybuilder.checking import GAMES, BatchItem, CheckError, Pools, apply_team_rules
 from armybuilder.lists.games import for_game
 from armybuilder.lists.models import ArmyList, ListGame
 from armybuilder.listtext.lines import split_lines
@@ -29,7 +29,7 @@ from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset, ruleset_in_for
 from cards.models import Scenario, ScenarioKind
 
 from .intake import SubmittedText
-from .judging import judge_texts, rejudge_event, rejudge_players, store
+from .judging import Judged, judge_texts, rejudge_event, rejudge_players, store_many
 from .models import Event, EventList, EventVisibility, ListSource, Player, Team
 from .selectors import is_organiser
 
@@ -461,17 +461,12 @@ def submit_list(
         results = judge_texts(event, rows)
     except CheckError as exc:
         raise EventRefused(str(exc), field="text") from None
-    stored = store(player, source=source, text=text, result=results[0], saved_list=saved_list)
-    for mate, result in zip(mates, results[1:], strict=True):
-        store(
-            mate,
-            source=mate.event_list.source,
-            text=mate.event_list.text,
-            result=result,
-            saved_list=mate.event_list.saved_list,
-            submitted=False,
-        )
-    return stored
+    mine = Judged(player, source, text, results[0], saved_list=saved_list)
+    theirs = [
+        Judged(m, m.event_list.source, m.event_list.text, result, m.event_list.saved_list, False)
+        for m, result in zip(mates, results[1:], strict=True)
+    ]
+    return store_many(event, [mine, *theirs])[0]
 
 
 def withdraw_list(*, event: Event, player: Player, actor: AbstractBaseUser | None) -> None:
@@ -573,12 +568,13 @@ def list_line_test(event: Event) -> Callable[[str], bool]:
 
 
 def read_pieces(
-    event: Event, pieces: Sequence[SubmittedText]
+    event: Event, pieces: Sequence[SubmittedText], *, pools: Pools | None = None
 ) -> tuple[list[SubmittedText], list[CheckResult]]:
     """Judge each piece as the event does; cut the pieces in which the reader sees a second
     list begin, and judge the halves. The pieces (cut) and their results, in order."""
+    pools = pools or Pools()
     queue = list(pieces)
-    results = judge_texts(event, [(p.player, p.text, "") for p in queue])
+    results = judge_texts(event, [(p.player, p.text, "") for p in queue], pools=pools)
     done: list[tuple[SubmittedText, CheckResult]] = []
     cuts = 0
     while queue:
@@ -589,7 +585,7 @@ def read_pieces(
             continue
         cuts += 1
         queue[:0] = list(halves)
-        results[:0] = judge_texts(event, [(h.player, h.text, "") for h in halves])
+        results[:0] = judge_texts(event, [(h.player, h.text, "") for h in halves], pools=pools)
     return [piece for piece, _result in done], [result for _piece, result in done]
 
 
@@ -620,32 +616,30 @@ def intake_lists(
     if not pieces:
         raise EventRefused(_("No list was found in what you gave."), field="text")
     limit = settings.CITADEL_MAX_INTAKE_LISTS
+    pools = Pools()
+    if len(pieces) <= limit:
+        pieces, results = read_pieces(event, pieces, pools=pools)
     if len(pieces) > limit:
         raise EventRefused(
             _("At most %(limit)d lists at a time; this has %(count)d.")
             % {"limit": limit, "count": len(pieces)},
             field="text",
         )
-    pieces, results = read_pieces(event, pieces)
-    pieces = pieces[:limit]
-    players = {p.name: p for p in event.players.select_related("team")}
-    teams: dict[str, Team | None] = {}
-    created = 0
-    rows: list[Player] = []
-    for name, piece in zip(_names(pieces, results[: len(pieces)]), pieces, strict=True):
-        player = players.get(name)
-        if player is None:
-            team_name = piece.team.strip()[:80]
-            if team_name not in teams:
-                teams[team_name] = (
-                    Team.objects.get_or_create(event=event, name=team_name)[0]
-                    if team_name and event.is_team_event
-                    else None
-                )
-            player = Player.objects.create(event=event, name=name, team=teams[team_name])
-            players[name] = player
-            created += 1
-        rows.append(player)
+    names = _names(pieces, results)
+    players = {p.name: p for p in event.players.filter(name__in=names).select_related("team")}
+    teams = {
+        name: Team.objects.get_or_create(event=event, name=name)[0]
+        for name in {piece.team.strip()[:80] for piece in pieces}
+        if name and event.is_team_event
+    }
+    new = [
+        Player(event=event, name=name, team=teams.get(piece.team.strip()[:80]))
+        for name, piece in zip(names, pieces, strict=True)
+        if name not in players
+    ]
+    Player.objects.bulk_create(new, batch_size=500)
+    players.update({player.name: player for player in new})
+    rows = [players[name] for name in names]
     if event.is_team_event:
         results = [
             item.result
@@ -657,10 +651,15 @@ def intake_lists(
             )
         ]
     replaced = EventList.objects.filter(player__in=rows).count()
-    stored = [
-        store(player, source=ListSource.INTAKE, text=piece.text, result=result)
-        for player, piece, result in zip(rows, pieces, results, strict=True)
-    ]
+    stored = store_many(
+        event,
+        [
+            Judged(player, ListSource.INTAKE, piece.text, result)
+            for player, piece, result in zip(rows, pieces, results, strict=True)
+        ],
+        pools=pools,
+    )
+    created = len(new)
     return IntakeOutcome(
         lists=tuple(stored), pieces=tuple(pieces), created=created, replaced=replaced
     )
