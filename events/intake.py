@@ -217,10 +217,22 @@ def _columns(header: Sequence[str]) -> tuple[int | None, int | None, int | None]
     return find(_PLAYER_COLUMNS), find(_LIST_COLUMNS), find(_TEAM_COLUMNS)
 
 
+def _rows(text: str) -> list[list[str]]:
+    reader = csv.reader(io.StringIO(text.replace("\0", "")), _sniff(text))
+    rows = []
+    try:
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append(row)
+    except csv.Error as exc:  # a cell past the csv module's size limit, a stray quote…
+        raise IntakeError(
+            _("row {row}: the CSV cannot be read ({error})", row=reader.line_num, error=str(exc))
+        ) from None
+    return rows
+
+
 def read_csv(text: str) -> list[SubmittedText]:
-    rows = [
-        row for row in csv.reader(io.StringIO(text), _sniff(text)) if any(c.strip() for c in row)
-    ]
+    rows = _rows(text)
     if not rows:
         return []
     player_col, list_col, team_col = _columns(rows[0])

@@ -153,3 +153,13 @@ def test_split_text_keeps_every_list_line_and_invents_none(chunks):
     text = "\n---\n".join(chunks)
     kept = [line for piece in split_text(text) for line in piece.text.splitlines()]
     assert set(kept) <= set(text.splitlines())
+
+
+def test_csv_with_a_cell_too_large_to_read_is_refused_naming_the_row():
+    with pytest.raises(IntakeError) as refused:
+        read_intake('Player,List\nA,"' + "x" * 200_000 + '"\n', format="csv")
+    assert refused.value.message.in_language("en").startswith("row ")
+
+
+def test_csv_with_nul_bytes_is_read():
+    assert read_intake("Player,List\nA,St\0ark\n", format="csv").pieces[0].text == "Stark"
