@@ -224,6 +224,11 @@ def event_settings(data: dict, *, current: Event | None = None) -> EventSettings
     )
     if settings.visibility not in EventVisibility.values:
         raise EventRefused(_("Visibility is public or unlisted."), field="visibility")
+    if settings.deadline is not None and timezone.localdate(settings.deadline) > settings.date:
+        raise EventRefused(
+            _("The lists must lock by the day of the event: choose a deadline on or before it."),
+            field="deadline",
+        )
     team_size = value("team_size", current.team_size if current else 1)
     if isinstance(team_size, bool) or not isinstance(team_size, int | str):
         raise EventRefused(_("Give the number of players per team."), field="team_size")

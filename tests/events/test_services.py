@@ -339,3 +339,18 @@ def test_tactics_event_judges_warbands_with_its_budget(tactics_event, alice):
     stored = submit(tactics_event, alice, WARBAND.replace("Scenario: 2-4-12", "Scenario: 3-6-18"))
     assert stored.result["en"]["coins"]["budget"] == {"gold": 2, "silver": 4, "copper": 12}
     assert "EVENT_SIZE_APPLIED" in codes(stored)
+
+
+def test_deadline_after_the_event_is_refused(cards, organiser):
+    with pytest.raises(services.EventRefused) as refused:
+        services.create_event(
+            creator=organiser,
+            data={
+                "name": "Late",
+                "date": "2030-01-01",
+                "game": "tmg",
+                "points": 40,
+                "deadline": "2030-01-02T10:00",
+            },
+        )
+    assert refused.value.field == "deadline"
