@@ -9,20 +9,14 @@ and "Game size" finds "Taille de la Partie".
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .search.concepts import HEADING_KINDS
+from .search.concepts import entry_terms as _entry_terms
+from .search.concepts import heading_terms as _heading_terms
 from .search.glossary import Glossary, load_glossary
 from .search.normalise import LANGS, tokens
-
-# Chapters that only list other things: their heading names no single rule.
-HEADING_KINDS = frozenset({"chapter", "rule", "sidebar", "reference"})
-# "PANIQUÉ : effect…" — a glossary entry written in capitals, as rulebooks print them.
-CAPITAL_ENTRY = re.compile(r"^\s*([^\W\d_][^:\n]{1,48}?)\s*:\s", re.MULTILINE)
-# "- Charge — effect…" — the quick references' key-term lists.
-DASH_ENTRY = re.compile(r"^\s*[-•]\s*([^—\n]{2,60}?)\s+—\s", re.MULTILINE)
-
 
 @dataclass(frozen=True, slots=True)
 class SectionText:
@@ -49,25 +43,6 @@ class Definition:
     # Lower sorts first: the reader's language, the full rulebook, a heading, then the
     # earlier heading or the shorter section holding the entry.
     rank: tuple
-
-
-def _entry_terms(body: str) -> Iterable[str]:
-    for match in CAPITAL_ENTRY.finditer(body):
-        term = match.group(1)
-        if term.upper() == term:
-            yield from term.split("/")
-    for match in DASH_ENTRY.finditer(body):
-        yield from match.group(1).split("/")
-
-
-def _heading_terms(heading: str) -> Iterable[str]:
-    # Headings such as "ACTION DE CHARGE 2" carry the action's cost after the name, and
-    # "TESTS DE MORAL & PANIQUE" defines two terms.
-    heading = re.sub(r"[\s\d,]+$", "", heading)
-    yield heading
-    parts = re.split(r"\s+(?:&|/|et|and)\s+", heading)
-    if len(parts) > 1:
-        yield from parts
 
 
 class DefinitionIndex:

@@ -1,0 +1,467 @@
+"""The search index in memory: postings of the normalised sections, the vocabulary of each
+language and the concept map, ranked with numpy (pure Python, no Django import).
+
+    index = SearchIndex(rows, terms)                 # rows: SectionRow, any order
+    ranked = index.rank(plan, scope=…, limit=20)     # [Ranked(position, score), …] best first
+    index.explain(plan, ranked[0].position)          # why that section ranked (matched terms…)
+
+A query is a `QueryPlan` (rules.search.query): per book language, interpretations made of
+units, each unit a set of alternative phrases. A section's score:
+
+    20 × coverage            weighted share of the query's units found in the section:
+                             a unit weighs its IDF (rare words count more, words no book of
+                             that language holds count nothing) times its origin (game term
+                             1, lexicon word 0.8, a word kept as typed in another language
+                             0.5, another script 0.2) times the reading's likelihood (an
+                             English query's French reading counts 0.55); a unit found in
+                             the body counts 0.5 to 1 (saturating with repetitions, less in
+                             long sections), found in the heading 1
+    + 4 × heading coverage   the same share, in the heading alone
+    + 3 × defines            share of the query's game terms the section defines (its
+                             heading names them, or it holds a glossary entry for them):
+                             the concept map
+    + 2.5 × game             the likelihood of the section's game given the query (games
+                             it names, and how its words are spread over the games' books);
+                             only when no game or book filter is set
+    + 1 × heading focus      when the heading holds every unit: share of its words that
+                             are the query's
+    − kind penalty           credits 8, front matter 6, flavour 4, example 2.5, card 1,
+                             page 0.5: rules come before examples and flavour
+
+Sections that match no unit are left out. Both database backends feed the same rows, so
+ranking does not depend on the database.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .concepts import HEADING_KINDS, entry_terms, heading_terms
+from .glossary import TERM, Glossary
+from .normalise import LANGS, fold_accents, tokens, word_tokens, words
+from .query import LangQuery, QueryPlan, Unit, Vocabulary
+
+W_COVERAGE = 20.0
+W_HEADING = 4.0
+W_DEFINES = 3.0
+W_GAME = 2.5
+W_FOCUS = 1.0
+KIND_PENALTY = {
+    "credits": 8.0,
+    "front": 6.0,
+    "flavour": 4.0,
+    "example": 2.5,
+    "card": 1.0,
+    "page": 0.5,
+}
+# Body matches: 0.5 for one occurrence in a section of average length, up to 1.
+K1, B = 1.2, 0.6
+EXPLICIT_GAME = 2.0  # a game the query names, against the evidence of its words (≤ 1)
+
+
+class SectionRow(NamedTuple):
+    id: int
+    book_id: int
+    lang: str
+    game: str
+    kind: str
+    position: int
+    search_heading: str
+    search_body: str
+    heading: str = ""
+    body: str = ""
+
+
+class Ranked(NamedTuple):
+    position: int  # index of the section in the SearchIndex
+    score: float
+
+
+@dataclass
+class _Vectors:
+    """Per-query cache of dense vectors (one float or bool per section)."""
+
+    body: dict[str, np.ndarray] = field(default_factory=dict)
+    head: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+class SearchIndex:
+    """Postings and statistics of a set of sections (all the indexed books, or, while that
+    index is being built, the candidates a database backend returned)."""
+
+    def __init__(
+        self,
+        rows: Iterable[SectionRow],
+        terms: Glossary,
+        *,
+        fingerprint: object = None,
+        uniform_idf: bool = False,
+        surface_words: bool = True,
+    ) -> None:
+        self.fingerprint = fingerprint
+        self.terms = terms
+        self.uniform_idf = uniform_idf
+        rows = list(rows)
+        self.size = n = len(rows)
+        self.ids = np.fromiter((r.id for r in rows), dtype=np.int64, count=n)
+        self.book_ids = np.fromiter((r.book_id for r in rows), dtype=np.int64, count=n)
+        self.positions = np.fromiter((r.position for r in rows), dtype=np.int64, count=n)
+        self.langs = [r.lang for r in rows]
+        self.games = [r.game for r in rows]
+        self.kinds = [r.kind for r in rows]
+        self.kind_penalty = np.fromiter(
+            (KIND_PENALTY.get(r.kind, 0.0) for r in rows), dtype=np.float32, count=n
+        )
+        self.lang_masks = {lang: np.array([x == lang for x in self.langs], bool) for lang in LANGS}
+        self.game_masks = {
+            game: np.array([x == game for x in self.games], bool) for game in set(self.games)
+        }
+        self.heading_sizes = np.zeros(n, dtype=np.float32)
+        body_postings: dict[str, list[int]] = {}
+        body_counts: dict[str, list[int]] = {}
+        head_postings: dict[str, list[int]] = {}
+        lengths = np.zeros(n, dtype=np.float32)
+        frequencies: dict[str, Counter] = {lang: Counter() for lang in LANGS}
+        chunks: dict[str, set[str]] = {lang: set() for lang in LANGS}
+        defines: dict[str, list[int]] = {}
+        for position, row in enumerate(rows):
+            heading_tokens = row.search_heading.split()
+            body_tokens = row.search_body.split()
+            lengths[position] = len(body_tokens)
+            self.heading_sizes[position] = len(set(heading_tokens))
+            for token, count in Counter(body_tokens).items():
+                body_postings.setdefault(token, []).append(position)
+                body_counts.setdefault(token, []).append(count)
+            for token in set(heading_tokens):
+                head_postings.setdefault(token, []).append(position)
+            if row.lang in frequencies:
+                frequencies[row.lang].update(set(heading_tokens) | set(body_tokens))
+                if surface_words:
+                    chunks[row.lang].update(row.heading.split())
+                    chunks[row.lang].update(row.body.split())
+            for concept in self._defined_concepts(row, heading_tokens):
+                defines.setdefault(concept, []).append(position)
+        average = float(lengths.mean()) if n else 1.0
+        norm = K1 * (1 - B + B * lengths / max(average, 1.0))
+        self.body = {}
+        for token, positions in body_postings.items():
+            at = np.array(positions, dtype=np.int32)
+            tf = np.array(body_counts[token], dtype=np.float32)
+            self.body[token] = (at, (0.5 + 0.5 * tf / (tf + norm[at])).astype(np.float32))
+        self.head = {t: np.array(p, dtype=np.int32) for t, p in head_postings.items()}
+        self.defines = {c: np.array(sorted(set(p)), dtype=np.int32) for c, p in defines.items()}
+        self.vocabularies = {
+            lang: Vocabulary(
+                frequencies[lang], terms.vocabulary(lang), _surfaces(chunks[lang], lang, terms)
+            )
+            for lang in LANGS
+        }
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _defined_concepts(self, row: SectionRow, heading_tokens: list[str]) -> set[str]:
+        """Glossary terms the section defines: its heading names them, or its body holds a
+        glossary-style entry for them."""
+        found: set[str] = set()
+        if row.kind in HEADING_KINDS:
+            for term in heading_terms(row.heading):
+                for match in self.terms.find(tokens(term, row.lang), row.lang):
+                    found.update(e.key for e in match.entries if e.kind == TERM)
+        for term in entry_terms(row.body):
+            for entry in self.terms.lookup(tokens(term, row.lang), row.lang):
+                if entry.kind == TERM:
+                    found.add(entry.key)
+        return found
+
+    # --- vectors -----------------------------------------------------------------------
+
+    def _body(self, token: str, cache: _Vectors) -> np.ndarray:
+        found = cache.body.get(token)
+        if found is None:
+            found = np.zeros(self.size, dtype=np.float32)
+            posting = self.body.get(token)
+            if posting is not None:
+                found[posting[0]] = posting[1]
+            cache.body[token] = found
+        return found
+
+    def _head(self, token: str, cache: _Vectors) -> np.ndarray:
+        found = cache.head.get(token)
+        if found is None:
+            found = np.zeros(self.size, dtype=bool)
+            posting = self.head.get(token)
+            if posting is not None:
+                found[posting] = True
+            cache.head[token] = found
+        return found
+
+    def _unit(self, unit: Unit, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:
+        """(match, heading) for a unit: match in 0..1 (1 in the heading), heading bool."""
+        match = np.zeros(self.size, dtype=np.float32)
+        heading = np.zeros(self.size, dtype=bool)
+        for phrase in unit.alternatives:
+            body = self._body(phrase[0], cache)
+            head = self._head(phrase[0], cache)
+            for token in phrase[1:]:
+                body = np.minimum(body, self._body(token, cache))
+                head = head & self._head(token, cache)
+            np.maximum(match, body, out=match)
+            np.maximum(match, head, out=match)
+            heading |= head
+        return match, heading
+
+    def _idf(self, match: np.ndarray, lang: str) -> float:
+        in_lang = self.lang_masks[lang]
+        df = int(np.count_nonzero(match[in_lang]))
+        if df == 0:
+            return 0.0
+        if self.uniform_idf:
+            return 1.0
+        total = int(np.count_nonzero(in_lang))
+        return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+
+    # --- ranking -----------------------------------------------------------------------
+
+    def rank(
+        self,
+        plan: QueryPlan,
+        *,
+        scope: np.ndarray | None = None,
+        limit: int = 20,
+        game_boost: bool = True,
+    ) -> tuple[list[Ranked], _Vectors]:
+        """The best `limit` sections for the plan (within `scope`, a bool per section), and
+        the vectors computed on the way (for `doc_tokens`)."""
+        scores, matched, cache = self.scores(plan, scope=scope, game_boost=game_boost)
+        candidates = np.flatnonzero(matched)
+        if candidates.size == 0:
+            return [], cache
+        if candidates.size > limit:
+            top = np.argpartition(-scores[candidates], limit - 1)[:limit]
+            candidates = candidates[top]
+        order = sorted(
+            candidates.tolist(),
+            key=lambda p: (-round(float(scores[p]), 4), self.book_ids[p], self.positions[p]),
+        )
+        return [Ranked(p, float(scores[p])) for p in order], cache
+
+    def scores(
+        self, plan: QueryPlan, *, scope: np.ndarray | None = None, game_boost: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, _Vectors]:
+        """(score, matched) per section, and the vectors computed on the way."""
+        cache = _Vectors()
+        best = np.zeros(self.size, dtype=np.float32)
+        concepts: dict[str, float] = {}
+        evidence: dict[str, float] = {}
+        for lang, lang_query in plan.langs.items():
+            in_lang = self.lang_masks[lang]
+            if not in_lang.any():
+                continue
+            for number, interpretation in enumerate(lang_query.interpretations):
+                parts = self._interpretation(lang_query, number, interpretation, cache)
+                if parts is None:
+                    continue
+                total, heading, weight_sum, unit_weights = parts
+                score = W_COVERAGE * total / weight_sum + W_HEADING * heading / weight_sum
+                score *= lang_query.reading_weight(number)
+                np.maximum(best, np.where(in_lang, score, 0.0), out=best)
+                for unit, weight, match in unit_weights:
+                    if unit.concept:
+                        concepts[unit.concept] = max(concepts.get(unit.concept, 0.0), weight)
+                    self._game_evidence(match, lang, weight, evidence)
+        matched = best > 0
+        if scope is not None:
+            matched &= scope
+        if not matched.any():
+            return best, matched, cache
+        score = best.copy()
+        score += W_DEFINES * self._defines(concepts)
+        if game_boost:
+            score += W_GAME * self._game_prior(plan, evidence)
+        score += W_FOCUS * self._focus(plan, cache)
+        score -= self.kind_penalty
+        return score, matched, cache
+
+    def _interpretation(self, lang_query: LangQuery, number: int, interpretation, cache):
+        total = np.zeros(self.size, dtype=np.float32)
+        heading = np.zeros(self.size, dtype=np.float32)
+        weight_sum = 0.0
+        unit_weights = []
+        for unit in interpretation:
+            match, head = self._unit(unit, cache)
+            weight = unit.weight * self._idf(match, lang_query.lang)
+            if weight <= 0:
+                continue
+            total += weight * match
+            heading += weight * head
+            weight_sum += weight
+            unit_weights.append((unit, weight, match))
+        if weight_sum <= 0:
+            return None
+        return total, heading, weight_sum, unit_weights
+
+    def _defines(self, concepts: Mapping[str, float]) -> np.ndarray:
+        bonus = np.zeros(self.size, dtype=np.float32)
+        total = sum(concepts.values())
+        for concept, weight in concepts.items():
+            at = self.defines.get(concept)
+            if at is not None and total:
+                bonus[at] += weight / total
+        return bonus
+
+    def _game_evidence(
+        self, match: np.ndarray, lang: str, weight: float, evidence: dict[str, float]
+    ) -> None:
+        """How the sections a unit matches spread over the games (rates per game's books of
+        the language), added to `evidence` in proportion to the unit's weight."""
+        in_lang = self.lang_masks[lang]
+        rates = {}
+        for game, mask in self.game_masks.items():
+            books = mask & in_lang
+            count = int(np.count_nonzero(books))
+            if count:
+                rates[game] = float(np.count_nonzero(match[books])) / count
+        total = sum(rates.values())
+        if total > 0:
+            for game, rate in rates.items():
+                evidence[game] = evidence.get(game, 0.0) + weight * rate / total
+
+    def _game_prior(self, plan: QueryPlan, evidence: Mapping[str, float]) -> np.ndarray:
+        """Per section, the likelihood of its game given the query (0..1, summing to 1 over
+        the games): the games it names weigh EXPLICIT_GAME, its words' evidence 1."""
+        likelihood = self.game_likelihood(plan, evidence)
+        prior = np.zeros(self.size, dtype=np.float32)
+        for game, share in likelihood.items():
+            mask = self.game_masks.get(game)
+            if mask is not None:
+                prior[mask] = share
+        return prior
+
+    def game_likelihood(self, plan: QueryPlan, evidence: Mapping[str, float]) -> dict[str, float]:
+        total_evidence = sum(evidence.values())
+        weights = {
+            game: (evidence.get(game, 0.0) / total_evidence if total_evidence else 0.0)
+            + EXPLICIT_GAME * plan.games.get(game, 0.0)
+            for game in self.game_masks
+        }
+        total = sum(weights.values())
+        return {game: w / total for game, w in weights.items()} if total else {}
+
+    def _focus(self, plan: QueryPlan, cache: _Vectors) -> np.ndarray:
+        """Share of a heading's words that are query words (0 for sections whose heading
+        holds none)."""
+        hits = np.zeros(self.size, dtype=np.float32)
+        for token in {t for lq in plan.langs.values() for t in lq.all_tokens}:
+            hits += self._head(token, cache)
+        return np.divide(hits, np.maximum(self.heading_sizes, 1.0))
+
+    # --- reading a result --------------------------------------------------------------
+
+    def doc_tokens(self, lang_query: LangQuery, position: int, cache: _Vectors) -> set[str]:
+        """The query tokens found in one section (heading or body)."""
+        return {
+            token
+            for token in lang_query.all_tokens
+            if self._body(token, cache)[position] > 0 or self._head(token, cache)[position]
+        }
+
+    def explain(self, plan: QueryPlan, position: int, *, game_boost: bool = True) -> dict:
+        """Why one section scored what it did: the reading that counted, each unit with what
+        it matched and where, and the bonuses and penalty."""
+        cache = _Vectors()
+        lang = self.langs[position]
+        lang_query = plan.langs.get(lang)
+        best: dict = {"coverage": 0.0, "units": [], "reading": None}
+        best_value = -1.0
+        concepts: dict[str, float] = {}
+        evidence: dict[str, float] = {}
+        for other, other_query in plan.langs.items():
+            for number, interpretation in enumerate(other_query.interpretations):
+                parts = self._interpretation(other_query, number, interpretation, cache)
+                if parts is None:
+                    continue
+                for unit, weight, match in parts[3]:
+                    if unit.concept:
+                        concepts[unit.concept] = max(concepts.get(unit.concept, 0.0), weight)
+                    self._game_evidence(match, other, weight, evidence)
+        if lang_query is not None:
+            for number, interpretation in enumerate(lang_query.interpretations):
+                parts = self._interpretation(lang_query, number, interpretation, cache)
+                if parts is None:
+                    continue
+                total, heading, weight_sum, unit_weights = parts
+                reading = lang_query.reading_weight(number)
+                coverage = float(total[position]) / weight_sum
+                if coverage * reading <= best_value:
+                    continue
+                best_value = coverage * reading
+                best = {
+                    "coverage": round(coverage, 3),
+                    "heading_coverage": round(float(heading[position]) / weight_sum, 3),
+                    "reading": lang_query.readings[number]
+                    if number < len(lang_query.readings)
+                    else lang,
+                    "reading_weight": reading,
+                    "units": [
+                        _unit_explanation(unit, weight / weight_sum, match, position, self, cache)
+                        for unit, weight, match in unit_weights
+                    ],
+                }
+        defined = sorted(c for c in concepts if position in set(self.defines.get(c, ())))
+        likelihood = self.game_likelihood(plan, evidence) if game_boost else {}
+        game = self.games[position]
+        return {
+            **best,
+            "defines": defined,
+            "boosts": {
+                "defines": round(float(W_DEFINES * self._defines(concepts)[position]), 3),
+                "game": round(W_GAME * likelihood.get(game, 0.0), 3),
+                "heading_focus": round(float(W_FOCUS * self._focus(plan, cache)[position]), 3),
+                "kind_penalty": -float(self.kind_penalty[position]),
+            },
+            "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},
+            "games_named": sorted(plan.games),
+        }
+
+
+def _unit_explanation(unit: Unit, share: float, match, position: int, index, cache) -> dict:
+    where, matched = "", []
+    for phrase in unit.alternatives:
+        in_head = all(index._head(t, cache)[position] for t in phrase)
+        in_body = all(index._body(t, cache)[position] > 0 for t in phrase)
+        if in_head or in_body:
+            where, matched = ("heading" if in_head else "body"), list(phrase)
+            break
+    return {
+        "query": unit.label,
+        "read_as": unit.origin,
+        "concept": unit.concept or None,
+        "share": round(share, 3),
+        "matched": matched,
+        "where": where or None,
+        "score": round(float(match[position]), 3),
+    }
+
+
+def _surfaces(chunks: Iterable[str], lang: str, terms: Glossary) -> dict[str, str]:
+    """Written word (folded, unstemmed) -> its token, for typo correction on words."""
+    found: dict[str, str] = {}
+    for chunk in chunks:
+        for word in words(chunk, lang):
+            toks = word_tokens(word, lang)
+            if len(toks) == 1:
+                found[fold_accents(word)] = toks[0]
+    for entry in terms.entries:
+        for term in entry.terms.get(lang, ()):
+            for word in words(term, lang):
+                toks = word_tokens(word, lang)
+                if len(toks) == 1:
+                    found[fold_accents(word)] = toks[0]
+    return found
