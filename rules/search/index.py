@@ -52,6 +52,7 @@ W_HEADING = 4.0
 W_DEFINES = 3.0
 W_GAME = 2.5
 W_FOCUS = 1.0
+W_LANGUAGE = 3.0  # the book is in the language the query is written in (half: same script)
 KIND_PENALTY = {
     "credits": 8.0,
     "front": 6.0,
@@ -260,12 +261,13 @@ class SearchIndex:
         best = np.zeros(self.size, dtype=np.float32)
         concepts: dict[str, float] = {}
         evidence: dict[str, float] = {}
+        label_idf = self._label_idf(plan, cache)
         for lang, lang_query in plan.langs.items():
             in_lang = self.lang_masks[lang]
             if not in_lang.any():
                 continue
             for number, interpretation in enumerate(lang_query.interpretations):
-                parts = self._interpretation(lang_query, number, interpretation, cache)
+                parts = self._interpretation(lang_query, interpretation, cache, label_idf)
                 if parts is None:
                     continue
                 total, heading, weight_sum, unit_weights = parts
@@ -286,23 +288,57 @@ class SearchIndex:
         if game_boost:
             score += W_GAME * self._game_prior(plan, evidence)
         score += W_FOCUS * self._focus(plan, cache)
+        score += W_LANGUAGE * self._reader_language(plan)
         score -= self.kind_penalty
         return score, matched, cache
 
-    def _interpretation(self, lang_query: LangQuery, number: int, interpretation, cache):
+    def _reader_language(self, plan: QueryPlan) -> np.ndarray:
+        """1 for sections in the language the query is written in, 0.5 in another language of
+        the same script (French for an English query), else 0: of two editions of a rule,
+        the reader gets the one they can read first."""
+        preference = np.zeros(self.size, dtype=np.float32)
+        for lang, mask in self.lang_masks.items():
+            weight = plan.sources.get(lang, 0.0)
+            if weight >= 1.0:
+                value = 1.0
+            elif weight > 0 or (plan.sources and lang != "fa" and "fa" not in plan.sources):
+                value = 0.5
+            else:
+                value = 0.0
+            preference[mask] = value
+        return preference
+
+    def _label_idf(self, plan: QueryPlan, cache: _Vectors) -> dict[str, float]:
+        """For each query word (unit label), its importance: its highest weight × IDF in
+        any language searched. It is what the word counts in every language's share, so a
+        book whose language lacks the query's key word (or holds it only as a foreign word)
+        does not look complete without it; a word no book holds (an untranslated "happens")
+        counts nowhere."""
+        found: dict[str, float] = {}
+        for lang_query in plan.langs.values():
+            for interpretation in lang_query.interpretations:
+                for unit in interpretation:
+                    match, _head = self._unit(unit, cache)
+                    weight = unit.weight * self._idf(match, lang_query.lang)
+                    found[unit.label] = max(found.get(unit.label, 0.0), weight)
+        return found
+
+    def _interpretation(self, lang_query: LangQuery, interpretation, cache, label_idf):
         total = np.zeros(self.size, dtype=np.float32)
         heading = np.zeros(self.size, dtype=np.float32)
         weight_sum = 0.0
         unit_weights = []
         for unit in interpretation:
             match, head = self._unit(unit, cache)
-            weight = unit.weight * self._idf(match, lang_query.lang)
-            if weight <= 0:
+            credit = unit.weight * self._idf(match, lang_query.lang)
+            importance = max(label_idf.get(unit.label, 0.0), credit)
+            if importance <= 0:
                 continue
-            total += weight * match
-            heading += weight * head
-            weight_sum += weight
-            unit_weights.append((unit, weight, match))
+            weight_sum += importance
+            if credit:
+                total += credit * match
+                heading += credit * head
+            unit_weights.append((unit, importance, match))
         if weight_sum <= 0:
             return None
         return total, heading, weight_sum, unit_weights
@@ -382,9 +418,10 @@ class SearchIndex:
         best_value = -1.0
         concepts: dict[str, float] = {}
         evidence: dict[str, float] = {}
+        label_idf = self._label_idf(plan, cache)
         for other, other_query in plan.langs.items():
-            for number, interpretation in enumerate(other_query.interpretations):
-                parts = self._interpretation(other_query, number, interpretation, cache)
+            for interpretation in other_query.interpretations:
+                parts = self._interpretation(other_query, interpretation, cache, label_idf)
                 if parts is None:
                     continue
                 for unit, weight, match in parts[3]:
@@ -393,7 +430,7 @@ class SearchIndex:
                     self._game_evidence(match, other, weight, evidence)
         if lang_query is not None:
             for number, interpretation in enumerate(lang_query.interpretations):
-                parts = self._interpretation(lang_query, number, interpretation, cache)
+                parts = self._interpretation(lang_query, interpretation, cache, label_idf)
                 if parts is None:
                     continue
                 total, heading, weight_sum, unit_weights = parts
@@ -424,6 +461,7 @@ class SearchIndex:
                 "defines": round(float(W_DEFINES * self._defines(concepts)[position]), 3),
                 "game": round(W_GAME * likelihood.get(game, 0.0), 3),
                 "heading_focus": round(float(W_FOCUS * self._focus(plan, cache)[position]), 3),
+                "language": round(float(W_LANGUAGE * self._reader_language(plan)[position]), 3),
                 "kind_penalty": -float(self.kind_penalty[position]),
             },
             "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},
