@@ -40,9 +40,12 @@ class Entry:
         """The entry's terms in `lang`, normalised, without duplicates or empty ones."""
         out: list[Phrase] = []
         for term in self.terms.get(lang, ()):
-            # "Three-Eyed Crow" is also typed "three eyed crow" (without the joined token).
+            # "Three-Eyed Crow" is also typed "three eyed crow" (without the joined token),
+            # unless that loses words ("free for all" would be just "free").
             for variant in (term, term.replace("-", " ")):
                 phrase = tuple(tokens(variant, lang))
+                if variant != term and len(phrase) < len(term.split("-")):
+                    continue
                 if phrase and phrase not in out:
                     out.append(phrase)
         return tuple(out)

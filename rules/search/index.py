@@ -51,6 +51,8 @@ W_COVERAGE = 20.0
 W_HEADING = 4.0
 W_DEFINES = 3.0
 W_GAME = 2.5
+GAME_SHARPNESS = 3.0  # log-likelihoods are per unit of query weight: sharpen them
+W_NAMED_GAME = 8.0  # the query names the section's game ("… in tactics")
 W_FOCUS = 1.0
 W_LANGUAGE = 3.0  # the book is in the language the query is written in (half: same script)
 KIND_PENALTY = {
@@ -63,7 +65,10 @@ KIND_PENALTY = {
 }
 # Body matches: 0.5 for one occurrence in a section of average length, up to 1.
 K1, B = 1.2, 0.6
-EXPLICIT_GAME = 2.0  # a game the query names, against the evidence of its words (≤ 1)
+PASSAGES = 64  # paragraphs told apart per section (the rest count as the last one)
+PASSAGE_CANDIDATES = 40  # sections whose best paragraph is scored (the best so far)
+W_PASSAGE = 8.0  # weighted share of the query found within one paragraph (and heading)
+ALL_PASSAGES = np.uint64(2**64 - 1)
 
 
 class SectionRow(NamedTuple):
@@ -90,6 +95,7 @@ class _Vectors:
 
     body: dict[str, np.ndarray] = field(default_factory=dict)
     head: dict[str, np.ndarray] = field(default_factory=dict)
+    passages: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 class SearchIndex:
@@ -131,14 +137,21 @@ class SearchIndex:
         frequencies: dict[str, Counter] = {lang: Counter() for lang in LANGS}
         chunks: dict[str, set[str]] = {lang: set() for lang in LANGS}
         defines: dict[str, list[int]] = {}
+        body_masks: dict[str, list[int]] = {}
         for position, row in enumerate(rows):
             heading_tokens = row.search_heading.split()
             body_tokens = row.search_body.split()
             lengths[position] = len(body_tokens)
             self.heading_sizes[position] = len(set(heading_tokens))
+            masks: dict[str, int] = {}
+            for number, paragraph in enumerate(row.search_body.split("\n")):
+                bit = 1 << min(number, PASSAGES - 1)
+                for token in paragraph.split():
+                    masks[token] = masks.get(token, 0) | bit
             for token, count in Counter(body_tokens).items():
                 body_postings.setdefault(token, []).append(position)
                 body_counts.setdefault(token, []).append(count)
+                body_masks.setdefault(token, []).append(masks[token])
             for token in set(heading_tokens):
                 head_postings.setdefault(token, []).append(position)
             if row.lang in frequencies:
@@ -154,7 +167,11 @@ class SearchIndex:
         for token, positions in body_postings.items():
             at = np.array(positions, dtype=np.int32)
             tf = np.array(body_counts[token], dtype=np.float32)
-            self.body[token] = (at, (0.5 + 0.5 * tf / (tf + norm[at])).astype(np.float32))
+            self.body[token] = (
+                at,
+                (0.5 + 0.5 * tf / (tf + norm[at])).astype(np.float32),
+                np.array(body_masks[token], dtype=np.uint64),
+            )
         self.head = {t: np.array(p, dtype=np.int32) for t, p in head_postings.items()}
         self.defines = {c: np.array(sorted(set(p)), dtype=np.int32) for c, p in defines.items()}
         self.vocabularies = {
@@ -173,8 +190,11 @@ class SearchIndex:
         found: set[str] = set()
         if row.kind in HEADING_KINDS:
             for term in heading_terms(row.heading):
-                for match in self.terms.find(tokens(term, row.lang), row.lang):
-                    found.update(e.key for e in match.entries if e.kind == TERM)
+                words_of_term = tokens(term, row.lang)
+                for match in self.terms.find(words_of_term, row.lang):
+                    # The heading is the term, maybe with one more word ("Le Pion X").
+                    if match.end - match.start >= len(words_of_term) - 1:
+                        found.update(e.key for e in match.entries if e.kind == TERM)
         for term in entry_terms(row.body):
             for entry in self.terms.lookup(tokens(term, row.lang), row.lang):
                 if entry.kind == TERM:
@@ -191,6 +211,17 @@ class SearchIndex:
             if posting is not None:
                 found[posting[0]] = posting[1]
             cache.body[token] = found
+        return found
+
+    def _passages(self, token: str, cache: _Vectors) -> np.ndarray:
+        """Per section, a bit per paragraph holding the token (uint64)."""
+        found = cache.passages.get(token)
+        if found is None:
+            found = np.zeros(self.size, dtype=np.uint64)
+            posting = self.body.get(token)
+            if posting is not None:
+                found[posting[0]] = posting[2]
+            cache.passages[token] = found
         return found
 
     def _head(self, token: str, cache: _Vectors) -> np.ndarray:
@@ -262,6 +293,7 @@ class SearchIndex:
         concepts: dict[str, float] = {}
         evidence: dict[str, float] = {}
         label_idf = self._label_idf(plan, cache)
+        readings: list = []
         for lang, lang_query in plan.langs.items():
             in_lang = self.lang_masks[lang]
             if not in_lang.any():
@@ -271,13 +303,17 @@ class SearchIndex:
                 if parts is None:
                     continue
                 total, heading, weight_sum, unit_weights = parts
-                score = W_COVERAGE * total / weight_sum + W_HEADING * heading / weight_sum
-                score *= lang_query.reading_weight(number)
+                coverage = total / weight_sum
+                score = W_COVERAGE * coverage + W_HEADING * heading / weight_sum
+                reading = lang_query.reading_weight(number)
+                score *= reading
                 np.maximum(best, np.where(in_lang, score, 0.0), out=best)
-                for unit, weight, match in unit_weights:
+                for unit, weight, *_rest in unit_weights:
                     if unit.concept:
                         concepts[unit.concept] = max(concepts.get(unit.concept, 0.0), weight)
-                    self._game_evidence(match, lang, weight, evidence)
+                reach = reading * float(coverage[in_lang].max())
+                self._game_evidence(unit_weights, lang, reach, evidence)
+                readings.append((in_lang, reading, weight_sum, unit_weights))
         matched = best > 0
         if scope is not None:
             matched &= scope
@@ -287,10 +323,43 @@ class SearchIndex:
         score += W_DEFINES * self._defines(concepts)
         if game_boost:
             score += W_GAME * self._game_prior(plan, evidence)
+            score += W_NAMED_GAME * self._named_games(plan)
         score += W_FOCUS * self._focus(plan, cache)
         score += W_LANGUAGE * self._reader_language(plan)
         score -= self.kind_penalty
+        self._add_passages(score, matched, readings, cache)
         return score, matched, cache
+
+    def _add_passages(self, score: np.ndarray, matched: np.ndarray, readings, cache) -> None:
+        """Add W_PASSAGE × the best paragraph's weighted share of the query (the heading
+        counting in every paragraph) to the best PASSAGE_CANDIDATES sections: an answer
+        whose words stand together beats one whose words are scattered over a chapter."""
+        candidates = np.flatnonzero(matched)
+        if candidates.size > PASSAGE_CANDIDATES:
+            top = np.argpartition(-score[candidates], PASSAGE_CANDIDATES - 1)
+            candidates = candidates[top[:PASSAGE_CANDIDATES]]
+        best = np.zeros(candidates.size, dtype=np.float32)
+        for in_lang, reading, weight_sum, unit_weights in readings:
+            inside = in_lang[candidates]
+            if not inside.any():
+                continue
+            share = np.zeros((candidates.size, PASSAGES), dtype=np.float32)
+            for unit, _importance, _match, credit, head in unit_weights:
+                if not credit:
+                    continue
+                bits = np.zeros(candidates.size, dtype=np.uint64)
+                for phrase in unit.alternatives:
+                    phrase_bits = self._passages(phrase[0], cache)[candidates]
+                    for token in phrase[1:]:
+                        phrase_bits = phrase_bits & self._passages(token, cache)[candidates]
+                    bits |= phrase_bits
+                bits[head[candidates]] = ALL_PASSAGES
+                unpacked = np.unpackbits(bits.view(np.uint8).reshape(-1, 8), axis=1,
+                                         bitorder="little")  # fmt: skip
+                share += credit * unpacked
+            value = reading * share.max(axis=1) / weight_sum
+            np.maximum(best, np.where(inside, value, 0.0), out=best)
+        score[candidates] += W_PASSAGE * best
 
     def _reader_language(self, plan: QueryPlan) -> np.ndarray:
         """1 for sections in the language the query is written in, 0.5 in another language of
@@ -338,7 +407,7 @@ class SearchIndex:
             if credit:
                 total += credit * match
                 heading += credit * head
-            unit_weights.append((unit, importance, match))
+            unit_weights.append((unit, importance, match, credit, head))
         if weight_sum <= 0:
             return None
         return total, heading, weight_sum, unit_weights
@@ -352,51 +421,65 @@ class SearchIndex:
                 bonus[at] += weight / total
         return bonus
 
-    def _game_evidence(
-        self, match: np.ndarray, lang: str, weight: float, evidence: dict[str, float]
-    ) -> None:
-        """How the sections a unit matches spread over the games (rates per game's books of
-        the language), added to `evidence` in proportion to the unit's weight."""
+    def _game_evidence(self, unit_weights, lang: str, reach: float, evidence: dict) -> None:
+        """Add one reading's vote to `evidence` (game -> votes): naive Bayes over its units,
+        among the games with books in its language (each unit's weight times the log of the
+        share of the game's sections that hold it: "units" points at the miniatures game,
+        "squares" at Tactics), as likelihoods summing to `reach` (the reading's weight times
+        the best coverage it finds: a reading that answers little votes little)."""
         in_lang = self.lang_masks[lang]
-        rates = {}
+        log_likelihood = {}
         for game, mask in self.game_masks.items():
             books = mask & in_lang
             count = int(np.count_nonzero(books))
-            if count:
-                rates[game] = float(np.count_nonzero(match[books])) / count
-        total = sum(rates.values())
-        if total > 0:
-            for game, rate in rates.items():
-                evidence[game] = evidence.get(game, 0.0) + weight * rate / total
+            if not count:
+                continue
+            total = 0.0
+            for _unit, weight, match, *_rest in unit_weights:
+                rate = (float(np.count_nonzero(match[books])) + 0.5) / (count + 1.0)
+                total += weight * math.log(rate)
+            log_likelihood[game] = total
+        for game, share in _softmax(log_likelihood, GAME_SHARPNESS).items():
+            evidence[game] = evidence.get(game, 0.0) + reach * share
 
     def _game_prior(self, plan: QueryPlan, evidence: Mapping[str, float]) -> np.ndarray:
-        """Per section, the likelihood of its game given the query (0..1, summing to 1 over
-        the games): the games it names weigh EXPLICIT_GAME, its words' evidence 1."""
-        likelihood = self.game_likelihood(plan, evidence)
+        """Per section, the likelihood of its game given the query's words (0..1, summing
+        to 1 over the games)."""
         prior = np.zeros(self.size, dtype=np.float32)
-        for game, share in likelihood.items():
-            mask = self.game_masks.get(game)
-            if mask is not None:
-                prior[mask] = share
+        for game, share in self.game_likelihood(evidence).items():
+            prior[self.game_masks[game]] = share
         return prior
 
-    def game_likelihood(self, plan: QueryPlan, evidence: Mapping[str, float]) -> dict[str, float]:
-        total_evidence = sum(evidence.values())
-        weights = {
-            game: (evidence.get(game, 0.0) / total_evidence if total_evidence else 0.0)
-            + EXPLICIT_GAME * plan.games.get(game, 0.0)
-            for game in self.game_masks
-        }
-        total = sum(weights.values())
-        return {game: w / total for game, w in weights.items()} if total else {}
+    def _named_games(self, plan: QueryPlan) -> np.ndarray:
+        named = np.zeros(self.size, dtype=np.float32)
+        for game, weight in plan.games.items():
+            mask = self.game_masks.get(game)
+            if mask is not None:
+                named[mask] = weight
+        return named
+
+    def game_likelihood(self, evidence: Mapping[str, float]) -> dict[str, float]:
+        """The games' likelihoods (summing to 1) from the readings' votes."""
+        total = sum(evidence.values())
+        return {g: v / total for g, v in evidence.items()} if total > 0 else {}
 
     def _focus(self, plan: QueryPlan, cache: _Vectors) -> np.ndarray:
-        """Share of a heading's words that are query words (0 for sections whose heading
-        holds none)."""
-        hits = np.zeros(self.size, dtype=np.float32)
-        for token in {t for lq in plan.langs.values() for t in lq.all_tokens}:
-            hits += self._head(token, cache)
-        return np.divide(hits, np.maximum(self.heading_sizes, 1.0))
+        """Share of a heading's words that belong to query phrases it holds whole (a
+        heading that says little else than the question ranks above a longer one)."""
+        best = np.zeros(self.size, dtype=np.float32)
+        for lang_query in plan.langs.values():
+            for interpretation in lang_query.interpretations:
+                hits = np.zeros(self.size, dtype=np.float32)
+                for unit in interpretation:
+                    longest = np.zeros(self.size, dtype=np.float32)
+                    for phrase in unit.alternatives:
+                        whole = self._head(phrase[0], cache)
+                        for token in phrase[1:]:
+                            whole = whole & self._head(token, cache)
+                        np.maximum(longest, whole * np.float32(len(set(phrase))), out=longest)
+                    hits += longest
+                np.maximum(best, hits, out=best)
+        return np.minimum(np.divide(best, np.maximum(self.heading_sizes, 1.0)), 1.0)
 
     # --- reading a result --------------------------------------------------------------
 
@@ -420,14 +503,18 @@ class SearchIndex:
         evidence: dict[str, float] = {}
         label_idf = self._label_idf(plan, cache)
         for other, other_query in plan.langs.items():
-            for interpretation in other_query.interpretations:
+            for number, interpretation in enumerate(other_query.interpretations):
                 parts = self._interpretation(other_query, interpretation, cache, label_idf)
                 if parts is None:
                     continue
-                for unit, weight, match in parts[3]:
+                for unit, weight, *_rest in parts[3]:
                     if unit.concept:
                         concepts[unit.concept] = max(concepts.get(unit.concept, 0.0), weight)
-                    self._game_evidence(match, other, weight, evidence)
+                coverage = parts[0] / parts[2]
+                reach = other_query.reading_weight(number) * float(
+                    coverage[self.lang_masks[other]].max(initial=0.0)
+                )
+                self._game_evidence(parts[3], other, reach, evidence)
         if lang_query is not None:
             for number, interpretation in enumerate(lang_query.interpretations):
                 parts = self._interpretation(lang_query, interpretation, cache, label_idf)
@@ -448,11 +535,11 @@ class SearchIndex:
                     "reading_weight": reading,
                     "units": [
                         _unit_explanation(unit, weight / weight_sum, match, position, self, cache)
-                        for unit, weight, match in unit_weights
+                        for unit, weight, match, *_rest in unit_weights
                     ],
                 }
         defined = sorted(c for c in concepts if position in set(self.defines.get(c, ())))
-        likelihood = self.game_likelihood(plan, evidence) if game_boost else {}
+        likelihood = self.game_likelihood(evidence) if game_boost else {}
         game = self.games[position]
         return {
             **best,
@@ -460,6 +547,7 @@ class SearchIndex:
             "boosts": {
                 "defines": round(float(W_DEFINES * self._defines(concepts)[position]), 3),
                 "game": round(W_GAME * likelihood.get(game, 0.0), 3),
+                "game_named": W_NAMED_GAME if game_boost and game in plan.games else 0.0,
                 "heading_focus": round(float(W_FOCUS * self._focus(plan, cache)[position]), 3),
                 "language": round(float(W_LANGUAGE * self._reader_language(plan)[position]), 3),
                 "kind_penalty": -float(self.kind_penalty[position]),
@@ -467,6 +555,15 @@ class SearchIndex:
             "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},
             "games_named": sorted(plan.games),
         }
+
+
+def _softmax(values: Mapping[str, float], sharpness: float) -> dict[str, float]:
+    if not values:
+        return {}
+    top = max(values.values())
+    weights = {key: math.exp(sharpness * (value - top)) for key, value in values.items()}
+    total = sum(weights.values())
+    return {key: weight / total for key, weight in weights.items()}
 
 
 def _unit_explanation(unit: Unit, share: float, match, position: int, index, cache) -> dict:

@@ -330,8 +330,11 @@ def plan_query(
         weights: list[float] = []
         read_as: list[str] = []
         for source in [target, *[s for s in sources if s != target]]:
+            # Game names count in the readings the query's words make likely only
+            # ("tactics" is a game in an English query, a word in a French one).
+            named = games if source_weights.get(source, 0.0) >= 1.0 else {}
             interpretation, expanded = _interpret(
-                raw_words, readings[source], readings[target], source, target, glossary, games
+                raw_words, readings[source], readings[target], source, target, glossary, named
             )
             wanted = interpretation and (source == target or expanded)
             if wanted and interpretation not in interpretations:
@@ -385,10 +388,11 @@ def _interpret(
         word_indices = {flat[k][0] for k in range(match.start, match.end)}
         label = " ".join(dict.fromkeys(raw_words[i] for i in sorted(word_indices)))
         kinds = {entry.kind for entry in match.entries}
-        if kinds == {GAME}:
+        if GAME in kinds:  # a game's name ("hand of the king"): a hint, not words to find
             for entry in match.entries:
-                for game in entry.games:
-                    games[game] = 1.0
+                if entry.kind == GAME:
+                    for game in entry.games:
+                        games[game] = 1.0
             covered |= word_indices
             continue
         entries = sorted(

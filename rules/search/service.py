@@ -160,6 +160,14 @@ def _candidates(plan: QueryPlan, scope: dict[str, list], limit: int):
     return SearchIndex(rows, load_terms(), uniform_idf=True, surface_words=False), sections
 
 
+def normalise_paragraphs(body: str, lang: str) -> str:
+    """The search tokens of a body, one line per paragraph (blank-line separated): the
+    backends read the lines as spaces, the index as passages (answers within one
+    paragraph rank higher)."""
+    lines = (normalise(paragraph, lang) for paragraph in (body or "").split("\n\n"))
+    return "\n".join(line for line in lines if line)
+
+
 def index_sections(rows, lang: str) -> int:
     """Fill the normalised columns of sections of one language; the index follows them.
 
@@ -169,7 +177,7 @@ def index_sections(rows, lang: str) -> int:
 
     changed = []
     for section_id, heading, body, old_heading, old_body in rows:
-        new_heading, new_body = normalise(heading, lang), normalise(body, lang)
+        new_heading, new_body = normalise(heading, lang), normalise_paragraphs(body, lang)
         if new_heading != old_heading or new_body != old_body:
             changed.append((new_heading, new_body, section_id))
     if changed:
