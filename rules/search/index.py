@@ -48,11 +48,11 @@ from .normalise import LANGS, fold_accents, tokens, word_tokens, words
 from .query import LangQuery, QueryPlan, Unit, Vocabulary
 
 W_COVERAGE = 20.0
-W_HEADING = 4.0
-W_DEFINES = 3.0
+W_HEADING = 2.0
+W_DEFINES = 1.5
 W_GAME = 2.5
 GAME_SHARPNESS = 3.0  # log-likelihoods are per unit of query weight: sharpen them
-W_NAMED_GAME = 8.0  # the query names the section's game ("… in tactics")
+W_NAMED_GAME = 15.0  # the query names the section's game ("… in tactics")
 W_FOCUS = 1.0
 W_LANGUAGE = 3.0  # the book is in the language the query is written in (half: same script)
 KIND_PENALTY = {
@@ -82,6 +82,8 @@ class SectionRow(NamedTuple):
     search_body: str
     heading: str = ""
     body: str = ""
+    rule_key: str = ""  # with the book's edition: the same rule in other languages
+    edition: str = ""
 
 
 class Ranked(NamedTuple):
@@ -130,6 +132,12 @@ class SearchIndex:
             game: np.array([x == game for x in self.games], bool) for game in set(self.games)
         }
         self.heading_sizes = np.zeros(n, dtype=np.float32)
+        editions: dict[tuple[str, str], list[int]] = {}
+        for position, row in enumerate(rows):
+            if row.rule_key and row.edition:
+                editions.setdefault((row.edition, row.rule_key), []).append(position)
+        self.translations = {p: group for group in editions.values() if len(group) > 1
+                             for p in group}  # fmt: skip
         body_postings: dict[str, list[int]] = {}
         body_counts: dict[str, list[int]] = {}
         head_postings: dict[str, list[int]] = {}
@@ -275,14 +283,31 @@ class SearchIndex:
         candidates = np.flatnonzero(matched)
         if candidates.size == 0:
             return [], cache
-        if candidates.size > limit:
-            top = np.argpartition(-scores[candidates], limit - 1)[:limit]
+        wanted = limit * 2 + 10  # room for translations folded into one result
+        if candidates.size > wanted:
+            top = np.argpartition(-scores[candidates], wanted - 1)[:wanted]
             candidates = candidates[top]
         order = sorted(
             candidates.tolist(),
             key=lambda p: (-round(float(scores[p]), 4), self.book_ids[p], self.positions[p]),
         )
-        return [Ranked(p, float(scores[p])) for p in order], cache
+        return self._fold_translations(order, scores, matched, plan)[:limit], cache
+
+    def _fold_translations(self, order, scores, matched, plan) -> list[Ranked]:
+        """One result per rule: where a rule matches in several languages of one edition
+        (the French and Persian board game), it ranks at its best score and is shown in the
+        reader's language (else the same script, else where it scored best)."""
+        preference = self._reader_language(plan)
+        seen: set[int] = set()
+        ranked = []
+        for position in order:
+            if position in seen:
+                continue
+            group = [p for p in self.translations.get(position, (position,)) if matched[p]]
+            seen.update(group)
+            shown = max(group, key=lambda p: (preference[p], scores[p]))
+            ranked.append(Ranked(shown, float(max(scores[p] for p in group))))
+        return ranked
 
     def scores(
         self, plan: QueryPlan, *, scope: np.ndarray | None = None, game_boost: bool = True
