@@ -54,6 +54,9 @@ W_GAME = 2.5
 GAME_SHARPNESS = 3.0  # log-likelihoods are per unit of query weight: sharpen them
 W_NAMED_GAME = 15.0  # the query names the section's game ("… in tactics")
 W_FOCUS = 1.0
+# Text that is mostly short lines (card reprints, component lists, diagram labels) is not
+# where a rule is explained: up to this much off, by the share of the text not in sentences.
+W_FRAGMENTS = 4.0
 W_LANGUAGE = 3.0  # the book is in the language the query is written in (half: same script)
 KIND_PENALTY = {
     "credits": 8.0,
@@ -65,6 +68,7 @@ KIND_PENALTY = {
 }
 # Body matches: 0.5 for one occurrence in a section of average length, up to 1.
 K1, B = 1.2, 0.6
+PROSE_WORDS = 7
 PASSAGES = 64  # paragraphs told apart per section (the rest count as the last one)
 PASSAGE_CANDIDATES = 40  # sections whose best paragraph is scored (the best so far)
 W_PASSAGE = 8.0  # weighted share of the query found within one paragraph (and heading)
@@ -132,6 +136,7 @@ class SearchIndex:
             game: np.array([x == game for x in self.games], bool) for game in set(self.games)
         }
         self.heading_sizes = np.zeros(n, dtype=np.float32)
+        self.prose = np.fromiter((_prose_share(r.body) for r in rows), dtype=np.float32, count=n)
         editions: dict[tuple[str, str], list[int]] = {}
         for position, row in enumerate(rows):
             if row.rule_key and row.edition:
@@ -352,6 +357,7 @@ class SearchIndex:
         score += W_FOCUS * self._focus(plan, cache)
         score += W_LANGUAGE * self._reader_language(plan)
         score -= self.kind_penalty
+        score -= W_FRAGMENTS * (1.0 - self.prose)
         self._add_passages(score, matched, readings, cache)
         return score, matched, cache
 
@@ -576,10 +582,23 @@ class SearchIndex:
                 "heading_focus": round(float(W_FOCUS * self._focus(plan, cache)[position]), 3),
                 "language": round(float(W_LANGUAGE * self._reader_language(plan)[position]), 3),
                 "kind_penalty": -float(self.kind_penalty[position]),
+                "fragments": -round(float(W_FRAGMENTS * (1.0 - self.prose[position])), 3),
             },
             "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},
             "games_named": sorted(plan.games),
         }
+
+
+def _prose_share(body: str) -> float:
+    """Share of a body's characters in lines of at least PROSE_WORDS words (1.0 for an
+    empty body: nothing to hold against it)."""
+    total = prose = 0
+    for line in body.splitlines():
+        size = len(line)
+        total += size
+        if len(line.split()) >= PROSE_WORDS:
+            prose += size
+    return prose / total if total else 1.0
 
 
 def _softmax(values: Mapping[str, float], sharpness: float) -> dict[str, float]:
