@@ -69,7 +69,7 @@ KIND_PENALTY = {
 # Body matches: 0.5 for one occurrence in a section of average length, up to 1.
 K1, B = 1.2, 0.6
 PROSE_WORDS = 7
-PASSAGES = 64  # paragraphs told apart per section (the rest count as the last one)
+PASSAGES = 64  # lines told apart per section (the rest count as the last one)
 PASSAGE_CANDIDATES = 40  # sections whose best paragraph is scored (the best so far)
 W_PASSAGE = 8.0  # weighted share of the query found within one paragraph (and heading)
 ALL_PASSAGES = np.uint64(2**64 - 1)
@@ -227,7 +227,7 @@ class SearchIndex:
         return found
 
     def _passages(self, token: str, cache: _Vectors) -> np.ndarray:
-        """Per section, a bit per paragraph holding the token (uint64)."""
+        """Per section, a bit per line holding the token (uint64)."""
         found = cache.passages.get(token)
         if found is None:
             found = np.zeros(self.size, dtype=np.uint64)
@@ -362,9 +362,10 @@ class SearchIndex:
         return score, matched, cache
 
     def _add_passages(self, score: np.ndarray, matched: np.ndarray, readings, cache) -> None:
-        """Add W_PASSAGE × the best paragraph's weighted share of the query (the heading
-        counting in every paragraph) to the best PASSAGE_CANDIDATES sections: an answer
-        whose words stand together beats one whose words are scattered over a chapter."""
+        """Add W_PASSAGE × the best passage's weighted share of the query (a passage is two
+        consecutive lines; the heading counts in every one) to the best PASSAGE_CANDIDATES
+        sections: an answer whose words stand together beats one whose words are scattered
+        over a chapter or a glossary."""
         candidates = np.flatnonzero(matched)
         if candidates.size > PASSAGE_CANDIDATES:
             top = np.argpartition(-score[candidates], PASSAGE_CANDIDATES - 1)
@@ -384,6 +385,7 @@ class SearchIndex:
                     for token in phrase[1:]:
                         phrase_bits = phrase_bits & self._passages(token, cache)[candidates]
                     bits |= phrase_bits
+                bits |= bits >> np.uint64(1)  # a passage is a line and the next one
                 bits[head[candidates]] = ALL_PASSAGES
                 unpacked = np.unpackbits(bits.view(np.uint8).reshape(-1, 8), axis=1,
                                          bitorder="little")  # fmt: skip

@@ -20,7 +20,7 @@ is a set of alternative phrases (OR), each phrase a set of tokens that must all 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from rapidfuzz import process
@@ -336,6 +336,7 @@ def plan_query(
             interpretation, expanded = _interpret(
                 raw_words, readings[source], readings[target], source, target, glossary, named
             )
+            interpretation = _with_variants(interpretation, vocabularies.get(target, empty))
             wanted = interpretation and (source == target or expanded)
             if wanted and interpretation not in interpretations:
                 interpretations.append(interpretation)
@@ -447,3 +448,29 @@ def _interpret(
             )
     units.sort(key=lambda item: item[0])
     return tuple(unit for _i, unit in units), expanded
+
+
+# Verb and adjective endings the stemmers leave (French plural verbs "coûtent", feminine
+# participles "bloquée"): a one-token alternative also searches these forms of it that
+# the books hold.
+VARIANT_ENDINGS = ("ent", "e", "es", "nt")
+
+
+def _with_variants(interpretation: Interpretation, vocabulary: Vocabulary) -> Interpretation:
+    if not len(vocabulary):
+        return interpretation
+    units = []
+    for unit in interpretation:
+        alternatives = list(unit.alternatives)
+        for phrase in unit.alternatives:
+            if len(phrase) != 1 or len(phrase[0]) < 3 or not phrase[0].isalpha():
+                continue
+            token = phrase[0]
+            forms = [token + ending for ending in VARIANT_ENDINGS]
+            forms += [token[: -len(e)] for e in VARIANT_ENDINGS if token.endswith(e)]
+            for form in forms:
+                if len(form) >= 3 and form in vocabulary and (form,) not in alternatives:
+                    alternatives.append((form,))
+        units.append(replace(unit, alternatives=tuple(alternatives)) if len(alternatives) >
+                     len(unit.alternatives) else unit)  # fmt: skip
+    return tuple(units)

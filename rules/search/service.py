@@ -161,10 +161,10 @@ def _candidates(plan: QueryPlan, scope: dict[str, list], limit: int):
 
 
 def normalise_paragraphs(body: str, lang: str) -> str:
-    """The search tokens of a body, one line per paragraph (blank-line separated): the
-    backends read the lines as spaces, the index as passages (answers within one
-    paragraph rank higher)."""
-    lines = (normalise(paragraph, lang) for paragraph in (body or "").split("\n\n"))
+    """The search tokens of a body, one line per line of text (a paragraph or a bullet):
+    the backends read the line breaks as spaces, the index as passages (an answer whose
+    words stand together ranks higher)."""
+    lines = (normalise(line, lang) for line in (body or "").splitlines())
     return "\n".join(line for line in lines if line)
 
 
