@@ -71,7 +71,7 @@ K1, B = 1.2, 0.6
 PROSE_WORDS = 7
 PASSAGES = 64  # lines told apart per section (the rest count as the last one)
 PASSAGE_CANDIDATES = 40  # sections whose best paragraph is scored (the best so far)
-W_PASSAGE = 8.0  # weighted share of the query found within one paragraph (and heading)
+W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
 
