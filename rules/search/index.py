@@ -433,7 +433,11 @@ class SearchIndex:
         for unit in interpretation:
             match, head = self._unit(unit, cache)
             credit = unit.weight * self._idf(match, lang_query.lang)
-            importance = max(label_idf.get(unit.label, 0.0), credit)
+            # A word read in this language weighs its own IDF here; one this language lacks,
+            # or holds only as a foreign word, weighs what it does where it is read.
+            importance = credit
+            if not credit or unit.origin == "foreign":
+                importance = max(label_idf.get(unit.label, 0.0), credit)
             if importance <= 0:
                 continue
             weight_sum += importance
@@ -631,18 +635,23 @@ def _unit_explanation(unit: Unit, share: float, match, position: int, index, cac
     }
 
 
+def surface_words(text: str, lang: str) -> dict[str, str]:
+    """Written word (folded, unstemmed) -> its token, for the one-token words of a text."""
+    found = {}
+    for word in set(words(text, lang)):
+        toks = word_tokens(word, lang)
+        if len(toks) == 1:
+            found[fold_accents(word)] = toks[0]
+    return found
+
+
 def _surfaces(chunks: Iterable[str], lang: str, terms: Glossary) -> dict[str, str]:
-    """Written word (folded, unstemmed) -> its token, for typo correction on words."""
+    """Written words -> tokens of the books' text (whitespace chunks, many shared) and of
+    the table's terms, for typo correction on words ("ravitaillemnt")."""
     found: dict[str, str] = {}
     for chunk in chunks:
-        for word in words(chunk, lang):
-            toks = word_tokens(word, lang)
-            if len(toks) == 1:
-                found[fold_accents(word)] = toks[0]
+        found.update(surface_words(chunk, lang))
     for entry in terms.entries:
         for term in entry.terms.get(lang, ()):
-            for word in words(term, lang):
-                toks = word_tokens(word, lang)
-                if len(toks) == 1:
-                    found[fold_accents(word)] = toks[0]
+            found.update(surface_words(term, lang))
     return found
