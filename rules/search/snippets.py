@@ -17,6 +17,11 @@ _WORD = re.compile(r"[^\W_]+(?:['’‘ʼ\-\u200c][^\W_]+)*")
 _FA_AFFIXES = {"ها", "های", "هایی", "تر", "ترین"}
 _FA_PREFIXES = {"می", "نمی"}
 ELLIPSIS = "…"
+CELL_SEPARATOR = " · "
+ROW_SEPARATOR = " / "
+# A Markdown table: its rows ("| a | b |") and the rule under its head ("|---|:--:|").
+_TABLE_ROW = re.compile(r"^[ \t]*\|(.*?)\|?[ \t]*$")
+_TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?")
 SNIPPET_MATCHES = 12  # matched words looked at to place a snippet
 _SPACES = re.compile(r"\s+")
 
@@ -159,11 +164,33 @@ def highlight(text: str, lang: str, match_tokens: Collection[str]) -> str:
     return render(text, marked_spans(text, lang, match_tokens))
 
 
+def plain_text(text: str) -> str:
+    """Body text as a snippet shows it: a Markdown table becomes its rows, cells separated by
+    " · " and rows by " / " (no pipes, no rule lines)."""
+    if "|" not in text:
+        return text
+    out: list[str] = []
+    in_table = False
+    for line in text.split("\n"):
+        row = _TABLE_ROW.match(line)
+        if row is None:
+            out.append(line)
+            in_table = False
+        elif not _TABLE_RULE.fullmatch(line):
+            cells = CELL_SEPARATOR.join(c.strip() for c in row.group(1).split("|") if c.strip())
+            if in_table:
+                out[-1] = f"{out[-1]}{ROW_SEPARATOR}{cells}"
+            else:
+                out.append(cells)
+            in_table = True
+    return "\n".join(out)
+
+
 def snippet(text: str, lang: str, match_tokens: Collection[str], size: int = 240) -> str:
     """About `size` characters of `text` around the densest group of matched words (among
     the first ones), escaped, with the matched words marked and an ellipsis where the text
-    was cut."""
-    text = (text or "").strip()
+    was cut. Tables are read as plain rows (`plain_text`)."""
+    text = plain_text((text or "").strip())
     if not text:
         return ""
     spans = marked_spans(text, lang, match_tokens, limit=SNIPPET_MATCHES)
