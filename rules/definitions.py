@@ -43,6 +43,7 @@ class Definition:
     # Lower sorts first: the reader's language, the full rulebook, a heading, then the
     # earlier heading or the shorter section holding the entry.
     rank: tuple
+    is_quick_reference: bool = False
 
 
 class DefinitionIndex:
@@ -79,17 +80,23 @@ class DefinitionIndex:
                         out.setdefault((target, equivalent), True)
         return out
 
-    def find(self, term: str, *, language: str) -> Definition | None:
-        found = self._find(term, language)
+    def find(
+        self, term: str, *, language: str, full_rulebook: bool = False
+    ) -> Definition | None:
+        """The best section defining `term`; with `full_rulebook`, never a quick reference
+        (the original rule a quick reference summarises)."""
+        found = self._find(term, language, full_rulebook)
         if found is None and ":" in term:
             # "Order: Threaten" is an Order; "Ordre : Menacer" too.
-            found = self._find(term.split(":", 1)[0], language)
+            found = self._find(term.split(":", 1)[0], language, full_rulebook)
         return found
 
-    def _find(self, term: str, language: str) -> Definition | None:
+    def _find(self, term: str, language: str, full_rulebook: bool = False) -> Definition | None:
         best: Definition | None = None
         for (lang, phrase), via_glossary in self._phrases(term).items():
             for quick, is_entry, preference, section in self._places.get((lang, phrase), ()):
+                if quick and full_rulebook:
+                    continue
                 rank = (lang != language, quick, via_glossary, is_entry, preference)
                 rank += (section.book_slug,)
                 if best is None or rank < best.rank:
@@ -100,15 +107,18 @@ class DefinitionIndex:
                         heading=section.heading,
                         lang=section.book_lang,
                         rank=rank,
+                        is_quick_reference=quick,
                     )
         return best
 
-    def find_first(self, terms: Iterable[str], *, language: str) -> Definition | None:
+    def find_first(
+        self, terms: Iterable[str], *, language: str, full_rulebook: bool = False
+    ) -> Definition | None:
         """The best section defining any of `terms` (e.g. one rule's headings in each
         language): the reader's language first, whichever term finds it."""
         best: tuple | None = None
         for order, term in enumerate(terms):
-            definition = self.find(term, language=language)
+            definition = self.find(term, language=language, full_rulebook=full_rulebook)
             if definition is not None:
                 # Language and book first, then the caller's order of terms.
                 key = (definition.rank[:2], order, definition.rank)
