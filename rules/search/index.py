@@ -35,6 +35,7 @@ ranking does not depend on the database.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -595,14 +596,23 @@ class SearchIndex:
         }
 
 
+_LIST_LINE = re.compile(r"^\s*(?:[-–—•♦◆*]|\d{1,2}[.)]|[۰-۹]{1,2}[.)])\s")
+_SENTENCE_END = re.compile(r"[.:;!?؟…)»]\s*$")
+
+
 def _prose_share(body: str) -> float:
-    """Share of a body's characters in lines of at least PROSE_WORDS words (1.0 for an
-    empty body: nothing to hold against it)."""
+    """Share of a body's characters in lines of text: lines of at least PROSE_WORDS words,
+    list items, or lines ending a sentence (1.0 for an empty body: nothing to hold against
+    it). Card reprints and component lists are made of the other kind."""
     total = prose = 0
     for line in body.splitlines():
         size = len(line)
         total += size
-        if len(line.split()) >= PROSE_WORDS:
+        if (
+            len(line.split()) >= PROSE_WORDS
+            or _LIST_LINE.match(line)
+            or _SENTENCE_END.search(line)
+        ):
             prose += size
     return prose / total if total else 1.0
 
