@@ -57,7 +57,7 @@ W_NAMED_GAME = 15.0  # the query names the section's game ("… in tactics")
 W_FOCUS = 1.0
 # Text that is mostly short lines (card reprints, component lists, diagram labels) is not
 # where a rule is explained: up to this much off, by the share of the text not in sentences.
-W_FRAGMENTS = 4.0
+W_FRAGMENTS = 8.0
 W_LANGUAGE = 3.0  # the book is in the language the query is written in (half: same script)
 KIND_PENALTY = {
     "credits": 8.0,
