@@ -103,6 +103,10 @@ class _Vectors:
     body: dict[str, np.ndarray] = field(default_factory=dict)
     head: dict[str, np.ndarray] = field(default_factory=dict)
     passages: dict[str, np.ndarray] = field(default_factory=dict)
+    units: dict[tuple, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    idf: dict[tuple, float] = field(default_factory=dict)
+    games: dict[tuple, dict[str, float]] = field(default_factory=dict)
+    best_passage: dict[int, int] = field(default_factory=dict)  # section -> its best line
 
 
 class SearchIndex:
@@ -136,6 +140,18 @@ class SearchIndex:
         self.game_masks = {
             game: np.array([x == game for x in self.games], bool) for game in set(self.games)
         }
+        self.game_names = sorted(self.game_masks)
+        self.game_codes = np.array([self.game_names.index(g) for g in self.games], dtype=np.int64)
+        # Per language, the games with books in it and their number of sections.
+        self.game_sizes = {
+            lang: {
+                game: int(np.count_nonzero(mask & self.lang_masks[lang]))
+                for game, mask in self.game_masks.items()
+                if (mask & self.lang_masks[lang]).any()
+            }
+            for lang in LANGS
+        }
+        self._scopes: dict[tuple, np.ndarray] = {}
         self.heading_sizes = np.zeros(n, dtype=np.float32)
         self.prose = np.fromiter((_prose_share(r.body) for r in rows), dtype=np.float32, count=n)
         editions: dict[tuple[str, str], list[int]] = {}
@@ -198,6 +214,16 @@ class SearchIndex:
     def __len__(self) -> int:
         return self.size
 
+    def scope(self, book_ids) -> np.ndarray:
+        """The sections of these books (a bool per section), cached per set of books."""
+        key = tuple(sorted(book_ids))
+        found = self._scopes.get(key)
+        if found is None:
+            if len(self._scopes) > 64:
+                self._scopes.clear()
+            found = self._scopes[key] = np.isin(self.book_ids, key)
+        return found
+
     def _defined_concepts(self, row: SectionRow, heading_tokens: list[str]) -> set[str]:
         """Glossary terms the section defines: its heading names them, or its body holds a
         glossary-style entry for them."""
@@ -250,6 +276,12 @@ class SearchIndex:
 
     def _unit(self, unit: Unit, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:
         """(match, heading) for a unit: match in 0..1 (1 in the heading), heading bool."""
+        found = cache.units.get(unit.alternatives)
+        if found is None:
+            found = cache.units[unit.alternatives] = self._unit_vectors(unit, cache)
+        return found
+
+    def _unit_vectors(self, unit: Unit, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:
         match = np.zeros(self.size, dtype=np.float32)
         heading = np.zeros(self.size, dtype=bool)
         for phrase in unit.alternatives:
@@ -262,6 +294,13 @@ class SearchIndex:
             np.maximum(match, head, out=match)
             heading |= head
         return match, heading
+
+    def _unit_idf(self, unit: Unit, lang: str, cache: _Vectors) -> float:
+        key = (unit.alternatives, lang)
+        found = cache.idf.get(key)
+        if found is None:
+            found = cache.idf[key] = self._idf(self._unit(unit, cache)[0], lang)
+        return found
 
     def _idf(self, match: np.ndarray, lang: str) -> float:
         in_lang = self.lang_masks[lang]
@@ -343,7 +382,7 @@ class SearchIndex:
                     if unit.concept:
                         concepts[unit.concept] = max(concepts.get(unit.concept, 0.0), weight)
                 reach = reading * float(coverage[in_lang].max())
-                self._game_evidence(unit_weights, lang, reach, evidence)
+                self._game_evidence(unit_weights, lang, reach, evidence, cache)
                 readings.append((in_lang, reading, weight_sum, unit_weights))
         matched = best > 0
         if scope is not None:
@@ -391,8 +430,11 @@ class SearchIndex:
                 unpacked = np.unpackbits(bits.view(np.uint8).reshape(-1, 8), axis=1,
                                          bitorder="little")  # fmt: skip
                 share += credit * unpacked
-            value = reading * share.max(axis=1) / weight_sum
-            np.maximum(best, np.where(inside, value, 0.0), out=best)
+            value = np.where(inside, reading * share.max(axis=1) / weight_sum, 0.0)
+            better = value > best
+            for at, line in zip(candidates[better], share.argmax(axis=1)[better]):
+                cache.best_passage[int(at)] = int(line)
+            np.maximum(best, value, out=best)
         score[candidates] += W_PASSAGE * best
 
     def _reader_language(self, plan: QueryPlan) -> np.ndarray:
@@ -421,8 +463,7 @@ class SearchIndex:
         for lang_query in plan.langs.values():
             for interpretation in lang_query.interpretations:
                 for unit in interpretation:
-                    match, _head = self._unit(unit, cache)
-                    weight = unit.weight * self._idf(match, lang_query.lang)
+                    weight = unit.weight * self._unit_idf(unit, lang_query.lang, cache)
                     found[unit.label] = max(found.get(unit.label, 0.0), weight)
         return found
 
@@ -433,7 +474,7 @@ class SearchIndex:
         unit_weights = []
         for unit in interpretation:
             match, head = self._unit(unit, cache)
-            credit = unit.weight * self._idf(match, lang_query.lang)
+            credit = unit.weight * self._unit_idf(unit, lang_query.lang, cache)
             # A word read in this language weighs its own IDF here; one this language lacks,
             # or holds only as a foreign word, weighs what it does where it is read.
             importance = credit
@@ -459,24 +500,25 @@ class SearchIndex:
                 bonus[at] += weight / total
         return bonus
 
-    def _game_evidence(self, unit_weights, lang: str, reach: float, evidence: dict) -> None:
+    def _game_evidence(
+        self, unit_weights, lang: str, reach: float, evidence: dict, cache: _Vectors
+    ) -> None:
         """Add one reading's vote to `evidence` (game -> votes): naive Bayes over its units,
         among the games with books in its language (each unit's weight times the log of the
         share of the game's sections that hold it: "units" points at the miniatures game,
         "squares" at Tactics), as likelihoods summing to `reach` (the reading's weight times
         the best coverage it finds: a reading that answers little votes little)."""
-        in_lang = self.lang_masks[lang]
-        log_likelihood = {}
-        for game, mask in self.game_masks.items():
-            books = mask & in_lang
-            count = int(np.count_nonzero(books))
-            if not count:
-                continue
-            total = 0.0
-            for _unit, weight, match, *_rest in unit_weights:
-                rate = (float(np.count_nonzero(match[books])) + 0.5) / (count + 1.0)
-                total += weight * math.log(rate)
-            log_likelihood[game] = total
+        sizes = self.game_sizes[lang]
+        log_likelihood = dict.fromkeys(sizes, 0.0)
+        for unit, weight, match, *_rest in unit_weights:
+            held = cache.games.get((unit.alternatives, lang))
+            if held is None:
+                counts = np.bincount(self.game_codes[(match > 0) & self.lang_masks[lang]],
+                                     minlength=len(self.game_names))  # fmt: skip
+                held = {g: float(counts[self.game_names.index(g)]) for g in sizes}
+                cache.games[(unit.alternatives, lang)] = held
+            for game, count in sizes.items():
+                log_likelihood[game] += weight * math.log((held[game] + 0.5) / (count + 1.0))
         for game, share in _softmax(log_likelihood, GAME_SHARPNESS).items():
             evidence[game] = evidence.get(game, 0.0) + reach * share
 
@@ -552,7 +594,7 @@ class SearchIndex:
                 reach = other_query.reading_weight(number) * float(
                     coverage[self.lang_masks[other]].max(initial=0.0)
                 )
-                self._game_evidence(parts[3], other, reach, evidence)
+                self._game_evidence(parts[3], other, reach, evidence, cache)
         if lang_query is not None:
             for number, interpretation in enumerate(lang_query.interpretations):
                 parts = self._interpretation(lang_query, interpretation, cache, label_idf)

@@ -15,12 +15,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-import numpy as np
 from django.db import connection, transaction
 
 from .backends import get_backend, section_columns
 from .glossary import load_terms
-from .index import SearchIndex, SectionRow
+from .index import PASSAGES, SearchIndex, SectionRow
 from .normalise import normalise
 from .query import QueryPlan, plan_query
 from .snippets import highlight, snippet
@@ -90,19 +89,23 @@ def search_sections(
             return []
     else:
         sections = None
-    in_scope = np.isin(index.book_ids, book_ids)
-    ranked, vectors = index.rank(plan, scope=in_scope, limit=limit, game_boost=game_boost)
+    ranked, vectors = index.rank(
+        plan, scope=index.scope(book_ids), limit=limit, game_boost=game_boost
+    )
     if not ranked:
         return []
     if sections is None:
         sections = _load_sections([int(index.ids[r.position]) for r in ranked])
     books = indexed_books()
+    shown_books: dict[int, object] = {}  # one copy of each cached book per search
     hits = []
     for position, score in ranked:
         section = sections.get(int(index.ids[position]))
         if section is None:  # deleted since the index was built
             continue
-        section.book = copy.copy(books[section.book_id])
+        if section.book_id not in shown_books:
+            shown_books[section.book_id] = copy.copy(books[section.book_id])
+        section.book = shown_books[section.book_id]
         section_lang = section.book.lang
         lang_query = plan.langs.get(section_lang)
         tokens = (
@@ -110,11 +113,13 @@ def search_sections(
             if lang_query is not None
             else set()
         )
+        line = vectors.best_passage.get(position)
+        line = line if line is not None and line < PASSAGES - 1 else None  # past: merged
         hits.append(
             SearchHit(
                 section=section,
                 score=round(score, 4),
-                snippet=snippet(section.body, section_lang, tokens),
+                snippet=snippet(section.body, section_lang, tokens, line=line),
                 heading_html=highlight(section.heading, section_lang, tokens),
                 explanation=index.explain(plan, position, game_boost=game_boost)
                 if explain
@@ -124,10 +129,26 @@ def search_sections(
     return hits
 
 
+_SHOWN_FIELDS: tuple[str, ...] = ()
+
+
 def _load_sections(ids: list[int]) -> dict:
+    """Section id -> Section (without its raw text and search columns), in one query."""
     from rules.models import Section
 
-    return Section.objects.defer("raw", "search_heading", "search_body").in_bulk(ids)
+    global _SHOWN_FIELDS
+    if not _SHOWN_FIELDS:
+        skipped = {"raw", "search_heading", "search_body"}
+        _SHOWN_FIELDS = tuple(f.attname for f in Section._meta.concrete_fields
+                              if f.attname not in skipped)  # fmt: skip
+    table = connection.ops.quote_name(Section._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(name) for name in _SHOWN_FIELDS)
+    placeholders = ", ".join(["%s"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {table} WHERE id IN ({placeholders})", ids)
+        rows = cursor.fetchall()
+    at = _SHOWN_FIELDS.index("id")
+    return {row[at]: Section.from_db(connection.alias, _SHOWN_FIELDS, row) for row in rows}
 
 
 def _candidates(plan: QueryPlan, scope: dict[str, list], limit: int):
@@ -161,11 +182,11 @@ def _candidates(plan: QueryPlan, scope: dict[str, list], limit: int):
 
 
 def normalise_paragraphs(body: str, lang: str) -> str:
-    """The search tokens of a body, one line per line of text (a paragraph or a bullet):
-    the backends read the line breaks as spaces, the index as passages (an answer whose
-    words stand together ranks higher)."""
-    lines = (normalise(line, lang) for line in (body or "").splitlines())
-    return "\n".join(line for line in lines if line)
+    """The search tokens of a body, line for line (a line of text is a paragraph or a
+    bullet; blank lines stay, empty): the backends read the line breaks as spaces, the
+    index as passages (an answer whose words stand together ranks higher, and its
+    snippet shows that line)."""
+    return "\n".join(normalise(line, lang) for line in (body or "").splitlines())
 
 
 def index_sections(rows, lang: str) -> int:

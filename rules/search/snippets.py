@@ -186,11 +186,22 @@ def plain_text(text: str) -> str:
     return "\n".join(out)
 
 
-def snippet(text: str, lang: str, match_tokens: Collection[str], size: int = 240) -> str:
+def snippet(
+    text: str, lang: str, match_tokens: Collection[str], size: int = 240, line: int | None = None
+) -> str:
     """About `size` characters of `text` around the densest group of matched words (among
     the first ones), escaped, with the matched words marked and an ellipsis where the text
-    was cut. Tables are read as plain rows (`plain_text`)."""
-    text = plain_text((text or "").strip())
+    was cut. Tables are read as plain rows (`plain_text`).
+
+    `line`: the line where the search found the query's words together (0-based): the
+    snippet is taken from there (and the lines after it, up to `size`)."""
+    text = text or ""
+    if line:
+        part, opened = _from_line(text, line, size)
+        if opened and marked_spans(part, lang, match_tokens, limit=1):
+            shown = snippet(part, lang, match_tokens, size)
+            return shown if shown.startswith(ELLIPSIS) else ELLIPSIS + shown
+    text = plain_text(text.strip())
     if not text:
         return ""
     spans = marked_spans(text, lang, match_tokens, limit=SNIPPET_MATCHES)
@@ -211,6 +222,15 @@ def snippet(text: str, lang: str, match_tokens: Collection[str], size: int = 240
     ]
     body = _SPACES.sub(" ", render(text[start:end], inside))
     return (ELLIPSIS if start > 0 else "") + body + (ELLIPSIS if end < len(text) else "")
+
+
+def _from_line(text: str, line: int, size: int) -> tuple[str, bool]:
+    """The text from its `line`-th line on (at most about 3 × `size` characters), and
+    whether anything before it was left out."""
+    lines = text.splitlines()
+    if line >= len(lines) or not "".join(lines[:line]).strip():
+        return text, False
+    return "\n".join(lines[line:])[: size * 3], True
 
 
 def _last_space(text: str, start: int, end: int) -> int:
