@@ -102,8 +102,7 @@ class _Vectors:
 
     body: dict[str, np.ndarray] = field(default_factory=dict)
     head: dict[str, np.ndarray] = field(default_factory=dict)
-    passages: dict[str, np.ndarray] = field(default_factory=dict)
-    units: dict[tuple, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    units: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
     idf: dict[tuple, float] = field(default_factory=dict)
     games: dict[tuple, dict[str, float]] = field(default_factory=dict)
     best_passage: dict[int, int] = field(default_factory=dict)  # section -> its best line
@@ -253,15 +252,13 @@ class SearchIndex:
             cache.body[token] = found
         return found
 
-    def _passages(self, token: str, cache: _Vectors) -> np.ndarray:
-        """Per section, a bit per line holding the token (uint64)."""
-        found = cache.passages.get(token)
-        if found is None:
-            found = np.zeros(self.size, dtype=np.uint64)
-            posting = self.body.get(token)
-            if posting is not None:
-                found[posting[0]] = posting[2]
-            cache.passages[token] = found
+    def _lines_at(self, token: str, positions: np.ndarray) -> np.ndarray:
+        """For sections at `positions` (sorted or not), a bit per line holding the token."""
+        found = np.zeros(positions.size, dtype=np.uint64)
+        posting = self.body.get(token)
+        if posting is not None:
+            at, present = _located(posting[0], positions)
+            found[present] = posting[2][at[present]]
         return found
 
     def _head(self, token: str, cache: _Vectors) -> np.ndarray:
@@ -276,24 +273,43 @@ class SearchIndex:
 
     def _unit(self, unit: Unit, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:
         """(match, heading) for a unit: match in 0..1 (1 in the heading), heading bool."""
+        found = self._unit_all(unit, cache)
+        return found[0], found[1]
+
+    def _unit_all(self, unit: Unit, cache: _Vectors):
         found = cache.units.get(unit.alternatives)
         if found is None:
             found = cache.units[unit.alternatives] = self._unit_vectors(unit, cache)
         return found
 
-    def _unit_vectors(self, unit: Unit, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:
+    def _unit_vectors(self, unit: Unit, cache: _Vectors):
+        """(match, heading, focus): match in 0..1 (1 in the heading), heading bool, and
+        the number of heading words of the longest alternative the heading holds whole.
+        One-word alternatives are scattered from their postings (no vector per word)."""
         match = np.zeros(self.size, dtype=np.float32)
         heading = np.zeros(self.size, dtype=bool)
+        focus = np.zeros(self.size, dtype=np.float32)
         for phrase in unit.alternatives:
+            if len(phrase) == 1:
+                posting = self.body.get(phrase[0])
+                if posting is not None:
+                    at, sat = posting[0], posting[1]
+                    match[at] = np.maximum(match[at], sat)
+                at = self.head.get(phrase[0])
+                if at is not None:
+                    heading[at] = True
+                    focus[at] = np.maximum(focus[at], 1.0)
+                continue
             body = self._body(phrase[0], cache)
             head = self._head(phrase[0], cache)
             for token in phrase[1:]:
                 body = np.minimum(body, self._body(token, cache))
                 head = head & self._head(token, cache)
             np.maximum(match, body, out=match)
-            np.maximum(match, head, out=match)
             heading |= head
-        return match, heading
+            np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
+        match[heading] = 1.0
+        return match, heading, focus
 
     def _unit_idf(self, unit: Unit, lang: str, cache: _Vectors) -> float:
         key = (unit.alternatives, lang)
@@ -421,9 +437,9 @@ class SearchIndex:
                     continue
                 bits = np.zeros(candidates.size, dtype=np.uint64)
                 for phrase in unit.alternatives:
-                    phrase_bits = self._passages(phrase[0], cache)[candidates]
+                    phrase_bits = self._lines_at(phrase[0], candidates)
                     for token in phrase[1:]:
-                        phrase_bits = phrase_bits & self._passages(token, cache)[candidates]
+                        phrase_bits = phrase_bits & self._lines_at(token, candidates)
                     bits |= phrase_bits
                 bits |= bits >> np.uint64(1)  # a passage is a line and the next one
                 bits[head[candidates]] = ALL_PASSAGES
@@ -551,25 +567,24 @@ class SearchIndex:
             for interpretation in lang_query.interpretations:
                 hits = np.zeros(self.size, dtype=np.float32)
                 for unit in interpretation:
-                    longest = np.zeros(self.size, dtype=np.float32)
-                    for phrase in unit.alternatives:
-                        whole = self._head(phrase[0], cache)
-                        for token in phrase[1:]:
-                            whole = whole & self._head(token, cache)
-                        np.maximum(longest, whole * np.float32(len(set(phrase))), out=longest)
-                    hits += longest
+                    hits += self._unit_all(unit, cache)[2]
                 np.maximum(best, hits, out=best)
         return np.minimum(np.divide(best, np.maximum(self.heading_sizes, 1.0)), 1.0)
 
     # --- reading a result --------------------------------------------------------------
 
-    def doc_tokens(self, lang_query: LangQuery, position: int, cache: _Vectors) -> set[str]:
-        """The query tokens found in one section (heading or body)."""
-        return {
-            token
-            for token in lang_query.all_tokens
-            if self._body(token, cache)[position] > 0 or self._head(token, cache)[position]
-        }
+    def doc_tokens(self, lang_query: LangQuery, positions: list[int]) -> dict[int, set[str]]:
+        """The query tokens each section at `positions` holds (heading or body)."""
+        wanted = np.array(positions, dtype=np.int64)
+        found: dict[int, set[str]] = {position: set() for position in positions}
+        for token in lang_query.all_tokens:
+            for posting in (self.body.get(token, (None,))[0], self.head.get(token)):
+                if posting is None:
+                    continue
+                _at, present = _located(posting, wanted)
+                for position in wanted[present].tolist():
+                    found[position].add(token)
+        return found
 
     def explain(self, plan: QueryPlan, position: int, *, game_boost: bool = True) -> dict:
         """Why one section scored what it did: the reading that counted, each unit with what
@@ -640,6 +655,14 @@ class SearchIndex:
 
 _LIST_LINE = re.compile(r"^\s*(?:[-–—•♦◆*]|\d{1,2}[.)]|[۰-۹]{1,2}[.)])\s")
 _SENTENCE_END = re.compile(r"[.:;!?؟…)»]\s*$")
+
+
+def _located(postings: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(index in `postings`, whether found) for each of `positions` (postings sorted)."""
+    at = np.searchsorted(postings, positions)
+    at = np.minimum(at, max(postings.size - 1, 0))
+    present = postings[at] == positions if postings.size else np.zeros(positions.size, bool)
+    return at, present
 
 
 def _prose_share(body: str) -> float:

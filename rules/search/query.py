@@ -347,7 +347,10 @@ def plan_query(
         interpretations: list[Interpretation] = []
         weights: list[float] = []
         read_as: list[str] = []
-        for source in [target, *[s for s in sources if s != target]]:
+        # The query read in the book's own language, unless it is in another script (a
+        # Persian query read as French finds nothing), then read in each of its languages.
+        own = [target] if target in sources or len(sources) == len(LANGS) else []
+        for source in [*own, *[s for s in sources if s != target]]:
             # Game names count in the readings the query's words make likely only
             # ("tactics" is a game in an English query, a word in a French one).
             named = games if source_weights.get(source, 0.0) >= 1.0 else {}

@@ -98,18 +98,23 @@ def search_sections(
         sections = _load_sections([int(index.ids[r.position]) for r in ranked])
     books = indexed_books()
     shown_books: dict[int, object] = {}  # one copy of each cached book per search
+    found_tokens: dict[int, set[str]] = {}
+    for lang_query in plan.langs.values():
+        in_lang = [r.position for r in ranked if index.langs[r.position] == lang_query.lang]
+        if in_lang:
+            found_tokens.update(index.doc_tokens(lang_query, in_lang))
     hits = []
     for position, score in ranked:
         section = sections.get(int(index.ids[position]))
         if section is None:  # deleted since the index was built
             continue
         if section.book_id not in shown_books:
-            shown_books[section.book_id] = copy.copy(books[section.book_id])
+            shown_books[section.book_id] = _clone(books[section.book_id])
         section.book = shown_books[section.book_id]
         section_lang = section.book.lang
         lang_query = plan.langs.get(section_lang)
         tokens = (
-            lang_query.matched_tokens(index.doc_tokens(lang_query, position, vectors))
+            lang_query.matched_tokens(found_tokens.get(position, set()))
             if lang_query is not None
             else set()
         )
@@ -130,6 +135,14 @@ def search_sections(
 
 
 _SHOWN_FIELDS: tuple[str, ...] = ()
+
+
+def _clone(instance):
+    """A shallow copy of a cached model instance (copy.copy pickles its state: slower)."""
+    clone = object.__new__(type(instance))
+    clone.__dict__.update(instance.__dict__)
+    clone._state = copy.copy(instance._state)
+    return clone
 
 
 def _load_sections(ids: list[int]) -> dict:

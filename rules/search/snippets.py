@@ -40,9 +40,9 @@ def _tokens_of(word: str, lang: str) -> frozenset[str]:
     return found
 
 
-def _variant_classes() -> dict[str, str]:
-    """For each letter of a normalised token, a regex class of the letters it stands for in
-    the original text (case, accents, Arabic/Persian letter variants)."""
+def _variant_classes() -> dict[str, set[str]]:
+    """For each letter of a normalised token, the letters it stands for in the original
+    text (case, accents, Arabic/Persian letter variants)."""
     variants: dict[str, set[str]] = {}
     for code in range(0x41, 0x250):
         char = chr(code)
@@ -58,25 +58,37 @@ def _variant_classes() -> dict[str, str]:
         variants[str(digit)] = {str(digit), chr(0x06F0 + digit), chr(0x0660 + digit)}
     variants["œ"] = {"œ", "Œ"}
     variants["æ"] = {"æ", "Æ"}
-    return {base: "[" + re.escape("".join(sorted(chars))) + "]" for base, chars in variants.items()}
+    return variants
 
 
-_CLASSES = _variant_classes()
+_VARIANTS = _variant_classes()
 _FA_GAP = "[\u064b-\u065f\u0670\u0640]*"
 _FA_PREFIX_GAP = "[\\s\u200c]*"
 
 
+def _lower_classes() -> dict[str, str]:
+    """For each letter of a normalised token, a regex class of the lower-case letters it
+    stands for (accents, Arabic/Persian letter variants): patterns run on `text.lower()`,
+    which is as fast as a copy."""
+    classes = {}
+    for base, chars in _VARIANTS.items():
+        lower = sorted({ch for ch in chars if ch.lower() == ch and len(ch) == 1} | {base})
+        classes[base] = "[" + re.escape("".join(lower)) + "]" if len(lower) > 1 else base
+    return classes
+
+
+_CLASSES = _lower_classes()
+
+
 def _prefix_pattern(token: str) -> str:
-    """A regex for the first letters of the words that may normalise to `token`."""
+    """A regex, on lower-case text, for the first letters of the words that may normalise
+    to `token`."""
     if token.isascii():
         prefix = token[:4]
         latin = "".join(_CLASSES.get(ch, re.escape(ch)) for ch in prefix)
-        if "oe" in prefix or "ae" in prefix:
-            ligature = "".join(
-                _CLASSES.get(ch, re.escape(ch))
-                for ch in prefix.replace("oe", "œ").replace("ae", "æ")
-            )
-            return f"(?:{latin}|{ligature})"
+        if "oe" in prefix or "ae" in prefix:  # œuvre, cæsar: the ligature stays in the text
+            ligature = prefix.replace("oe", "œ").replace("ae", "æ")
+            return f"(?:{latin}|{''.join(_CLASSES.get(ch, re.escape(ch)) for ch in ligature)})"
         return latin
     if token.startswith(("نمی", "می")):
         head = "نمی" if token.startswith("نمی") else "می"
@@ -91,7 +103,8 @@ def _persian(letters: str) -> str:
 
 @lru_cache(maxsize=512)
 def _prefilter(wanted: frozenset[str]) -> re.Pattern:
-    """A regex finding the places where a word standing for a `wanted` token may start."""
+    """A regex finding, in lower-case text, where a word standing for a `wanted` token may
+    start."""
     patterns = sorted({_prefix_pattern(token) for token in wanted}, key=len, reverse=True)
     return re.compile(rf"(?<![^\W_])(?:{'|'.join(patterns)})")
 
@@ -102,13 +115,17 @@ def marked_spans(
     """(start, end) offsets of the words of `text` that stand for one of `match_tokens`
     (the first `limit` ones when limit > 0).
 
-    A cheap regex finds where such words may start; only the words there are tokenised.
+    A cheap regex finds, in the lower-case text, where such words may start; only the
+    words there are tokenised.
     """
     if not text or not match_tokens:
         return []
     wanted = frozenset(match_tokens)
     spans: list[tuple[int, int]] = []
-    for hit in _prefilter(wanted).finditer(text):
+    lower = text.lower()
+    if len(lower) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets
+        lower = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+    for hit in _prefilter(wanted).finditer(lower):
         match = _WORD.match(text, hit.start())
         if match is not None and (not spans or match.start() >= spans[-1][1]):
             span = _wanted_span(text, lang, wanted, match)
@@ -196,15 +213,27 @@ def snippet(
     `line`: the line where the search found the query's words together (0-based): the
     snippet is taken from there (and the lines after it, up to `size`)."""
     text = text or ""
+    opened = False
     if line:
         part, opened = _from_line(text, line, size)
-        if opened and marked_spans(part, lang, match_tokens, limit=1):
-            shown = snippet(part, lang, match_tokens, size)
-            return shown if shown.startswith(ELLIPSIS) else ELLIPSIS + shown
-    text = plain_text(text.strip())
-    if not text:
-        return ""
-    spans = marked_spans(text, lang, match_tokens, limit=SNIPPET_MATCHES)
+        if opened:
+            part = plain_text(part.strip())
+            spans = marked_spans(part, lang, match_tokens, limit=SNIPPET_MATCHES)
+            if spans:
+                text = part
+            else:  # the line was not where the words are (an index older than the text)
+                opened = False
+    if not opened:
+        text = plain_text(text.strip())
+        if not text:
+            return ""
+        spans = marked_spans(text, lang, match_tokens, limit=SNIPPET_MATCHES)
+    shown = _window(text, spans, size)
+    return ELLIPSIS + shown if opened and not shown.startswith(ELLIPSIS) else shown
+
+
+def _window(text: str, spans: list[tuple[int, int]], size: int) -> str:
+    """The window of about `size` characters around the densest spans, rendered."""
     if len(text) <= size:
         return _SPACES.sub(" ", render(text, spans))
     start = _best_window(spans, size) if spans else 0
@@ -225,12 +254,11 @@ def snippet(
 
 
 def _from_line(text: str, line: int, size: int) -> tuple[str, bool]:
-    """The text from its `line`-th line on (at most about 3 × `size` characters), and
-    whether anything before it was left out."""
+    """The text from its `line`-th line on, and whether anything before it was left out."""
     lines = text.splitlines()
     if line >= len(lines) or not "".join(lines[:line]).strip():
         return text, False
-    return "\n".join(lines[line:])[: size * 3], True
+    return "\n".join(lines[line:]), True
 
 
 def _last_space(text: str, start: int, end: int) -> int:
