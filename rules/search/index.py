@@ -71,7 +71,7 @@ KIND_PENALTY = {
 K1, B = 1.2, 0.6
 PROSE_WORDS = 7
 PASSAGES = 64  # lines told apart per section (the rest count as the last one)
-PASSAGE_CANDIDATES = 40  # sections whose best paragraph is scored (the best so far)
+PASSAGE_CANDIDATES = 30  # sections whose best paragraph is scored (the best so far)
 W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
@@ -433,7 +433,7 @@ class SearchIndex:
                 continue
             share = np.zeros((candidates.size, PASSAGES), dtype=np.float32)
             for unit, _importance, _match, credit, head in unit_weights:
-                if not credit:
+                if not credit or unit.origin == "number":  # numbers: too many alternatives
                     continue
                 bits = np.zeros(candidates.size, dtype=np.uint64)
                 for phrase in unit.alternatives:

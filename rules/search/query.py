@@ -152,11 +152,12 @@ class LangQuery:
         """Tokens to highlight in a document: per unit, the first alternative it contains
         (the query's own words first, then the glossary's preferred term, then synonyms)."""
         found: set[str] = set()
-        for interpretation in self.interpretations:
+        present = self.all_tokens.intersection(doc_tokens)
+        for interpretation in self._compiled:
             for unit in interpretation:
-                for phrase in unit.alternatives:
-                    if all(token in doc_tokens for token in phrase):
-                        found.update(phrase)
+                for phrase in unit:
+                    if phrase <= present:
+                        found |= phrase
                         break
         return found
 

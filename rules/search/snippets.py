@@ -213,23 +213,15 @@ def snippet(
     `line`: the line where the search found the query's words together (0-based): the
     snippet is taken from there (and the lines after it, up to `size`)."""
     text = text or ""
-    opened = False
-    if line:
-        part, opened = _from_line(text, line, size)
-        if opened:
-            part = plain_text(part.strip())
-            spans = marked_spans(part, lang, match_tokens, limit=SNIPPET_MATCHES)
-            if spans:
-                text = part
-            else:  # the line was not where the words are (an index older than the text)
-                opened = False
-    if not opened:
-        text = plain_text(text.strip())
-        if not text:
-            return ""
-        spans = marked_spans(text, lang, match_tokens, limit=SNIPPET_MATCHES)
-    shown = _window(text, spans, size)
-    return ELLIPSIS + shown if opened and not shown.startswith(ELLIPSIS) else shown
+    if line is not None:
+        shown = _from_line(text, line, lang, match_tokens, size)
+        if shown is not None:
+            return shown
+    text = plain_text(text.strip())
+    if not text:
+        return ""
+    spans = marked_spans(text, lang, match_tokens, limit=SNIPPET_MATCHES)
+    return _window(text, spans, size)
 
 
 def _window(text: str, spans: list[tuple[int, int]], size: int) -> str:
@@ -253,12 +245,27 @@ def _window(text: str, spans: list[tuple[int, int]], size: int) -> str:
     return (ELLIPSIS if start > 0 else "") + body + (ELLIPSIS if end < len(text) else "")
 
 
-def _from_line(text: str, line: int, size: int) -> tuple[str, bool]:
-    """The text from its `line`-th line on, and whether anything before it was left out."""
+def _from_line(
+    text: str, line: int, lang: str, match_tokens: Collection[str], size: int
+) -> str | None:
+    """The snippet that opens at the `line`-th line (where the search found the query's
+    words together): about `size` characters from there, or None when no matched word is
+    in them (an index older than the text)."""
     lines = text.splitlines()
-    if line >= len(lines) or not "".join(lines[:line]).strip():
-        return text, False
-    return "\n".join(lines[line:]), True
+    if line >= len(lines):
+        return None
+    rest = plain_text("\n".join(lines[line:]).strip())
+    cut = len(rest)
+    if cut > size:
+        space = _last_space(rest, 0, size)
+        cut = space if space > size // 2 else size
+    part = rest[:cut]
+    spans = marked_spans(part, lang, match_tokens)
+    if not spans:
+        return None
+    before = ELLIPSIS if "".join(lines[:line]).strip() else ""
+    after = ELLIPSIS if cut < len(rest) else ""
+    return before + _SPACES.sub(" ", render(part, spans)) + after
 
 
 def _last_space(text: str, start: int, end: int) -> int:

@@ -89,7 +89,8 @@ def _refresh(*, block: bool) -> dict:
     reloaded and its index rebuilt (now, or in the background) when the books changed."""
     now = time.monotonic()
     with _lock:
-        if _state["fingerprint"] is not None and now - _state["checked"] < RECHECK_SECONDS:
+        recent = now - _state["checked"] < RECHECK_SECONDS
+        if _state["fingerprint"] is not None and recent and not block:
             return _state
     fingerprint = _fingerprint()
     with _lock:
