@@ -124,7 +124,9 @@ class SearchIndex:
         self.fingerprint = fingerprint
         self.terms = terms
         self.uniform_idf = uniform_idf
-        rows = list(rows)
+        # Sections of one language stand together: a query's units are scored on the
+        # slice of each language it is read in.
+        rows = sorted(rows, key=lambda r: (_LANG_ORDER.get(r.lang, len(LANGS)), r.id))
         self.size = n = len(rows)
         self.ids = np.fromiter((r.id for r in rows), dtype=np.int64, count=n)
         self.book_ids = np.fromiter((r.book_id for r in rows), dtype=np.int64, count=n)
@@ -136,6 +138,10 @@ class SearchIndex:
             (KIND_PENALTY.get(r.kind, 0.0) for r in rows), dtype=np.float32, count=n
         )
         self.lang_masks = {lang: np.array([x == lang for x in self.langs], bool) for lang in LANGS}
+        self.ranges = {}
+        for lang, mask in self.lang_masks.items():
+            at = np.flatnonzero(mask)
+            self.ranges[lang] = (int(at[0]), int(at[-1]) + 1) if at.size else (0, 0)
         self.game_masks = {
             game: np.array([x == game for x in self.games], bool) for game in set(self.games)
         }
@@ -271,40 +277,47 @@ class SearchIndex:
             cache.head[token] = found
         return found
 
-    def _unit(self, unit: Unit, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:
-        """(match, heading) for a unit: match in 0..1 (1 in the heading), heading bool."""
-        found = self._unit_all(unit, cache)
+    def _unit(self, unit: Unit, lang: str, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:
+        """(match, heading) for a unit over the sections of `lang` (the language's slice):
+        match in 0..1 (1 in the heading), heading bool."""
+        found = self._unit_all(unit, lang, cache)
         return found[0], found[1]
 
-    def _unit_all(self, unit: Unit, cache: _Vectors):
-        found = cache.units.get(unit.alternatives)
+    def _unit_all(self, unit: Unit, lang: str, cache: _Vectors):
+        key = (unit.alternatives, lang)
+        found = cache.units.get(key)
         if found is None:
-            found = cache.units[unit.alternatives] = self._unit_vectors(unit, cache)
+            found = cache.units[key] = self._unit_vectors(unit, lang, cache)
         return found
 
-    def _unit_vectors(self, unit: Unit, cache: _Vectors):
-        """(match, heading, focus): match in 0..1 (1 in the heading), heading bool, and
-        the number of heading words of the longest alternative the heading holds whole.
-        One-word alternatives are scattered from their postings (no vector per word)."""
-        match = np.zeros(self.size, dtype=np.float32)
-        heading = np.zeros(self.size, dtype=bool)
-        focus = np.zeros(self.size, dtype=np.float32)
+    def _unit_vectors(self, unit: Unit, lang: str, cache: _Vectors):
+        """(match, heading, focus) over the slice of `lang`: match in 0..1 (1 in the
+        heading), heading bool, and the number of heading words of the longest alternative
+        the heading holds whole. One-word alternatives are scattered from their postings."""
+        start, end = self.ranges[lang]
+        size = end - start
+        match = np.zeros(size, dtype=np.float32)
+        heading = np.zeros(size, dtype=bool)
+        focus = np.zeros(size, dtype=np.float32)
         for phrase in unit.alternatives:
             if len(phrase) == 1:
                 posting = self.body.get(phrase[0])
                 if posting is not None:
-                    at, sat = posting[0], posting[1]
-                    match[at] = np.maximum(match[at], sat)
-                at = self.head.get(phrase[0])
-                if at is not None:
+                    low, high = np.searchsorted(posting[0], (start, end))
+                    at = posting[0][low:high] - start
+                    match[at] = np.maximum(match[at], posting[1][low:high])
+                posting = self.head.get(phrase[0])
+                if posting is not None:
+                    low, high = np.searchsorted(posting, (start, end))
+                    at = posting[low:high] - start
                     heading[at] = True
                     focus[at] = np.maximum(focus[at], 1.0)
                 continue
-            body = self._body(phrase[0], cache)
-            head = self._head(phrase[0], cache)
+            body = self._body(phrase[0], cache)[start:end]
+            head = self._head(phrase[0], cache)[start:end]
             for token in phrase[1:]:
-                body = np.minimum(body, self._body(token, cache))
-                head = head & self._head(token, cache)
+                body = np.minimum(body, self._body(token, cache)[start:end])
+                head = head & self._head(token, cache)[start:end]
             np.maximum(match, body, out=match)
             heading |= head
             np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
@@ -315,17 +328,17 @@ class SearchIndex:
         key = (unit.alternatives, lang)
         found = cache.idf.get(key)
         if found is None:
-            found = cache.idf[key] = self._idf(self._unit(unit, cache)[0], lang)
+            found = cache.idf[key] = self._idf(self._unit(unit, lang, cache)[0], lang)
         return found
 
     def _idf(self, match: np.ndarray, lang: str) -> float:
-        in_lang = self.lang_masks[lang]
-        df = int(np.count_nonzero(match[in_lang]))
+        """IDF of a unit from its match over the language's slice."""
+        df = int(np.count_nonzero(match))
         if df == 0:
             return 0.0
         if self.uniform_idf:
             return 1.0
-        total = int(np.count_nonzero(in_lang))
+        total = match.size
         return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
 
     # --- ranking -----------------------------------------------------------------------
@@ -381,8 +394,8 @@ class SearchIndex:
         label_idf = self._label_idf(plan, cache)
         readings: list = []
         for lang, lang_query in plan.langs.items():
-            in_lang = self.lang_masks[lang]
-            if not in_lang.any():
+            start, end = self.ranges[lang]
+            if start == end:
                 continue
             for number, interpretation in enumerate(lang_query.interpretations):
                 parts = self._interpretation(lang_query, interpretation, cache, label_idf)
@@ -393,13 +406,13 @@ class SearchIndex:
                 score = W_COVERAGE * coverage + W_HEADING * heading / weight_sum
                 reading = lang_query.reading_weight(number)
                 score *= reading
-                np.maximum(best, np.where(in_lang, score, 0.0), out=best)
+                np.maximum(best[start:end], score, out=best[start:end])
                 for unit, weight, *_rest in unit_weights:
                     if unit.concept:
                         concepts[unit.concept] = max(concepts.get(unit.concept, 0.0), weight)
-                reach = reading * float(coverage[in_lang].max())
+                reach = reading * float(coverage.max())
                 self._game_evidence(unit_weights, lang, reach, evidence, cache)
-                readings.append((in_lang, reading, weight_sum, unit_weights))
+                readings.append((lang, reading, weight_sum, unit_weights))
         matched = best > 0
         if scope is not None:
             matched &= scope
@@ -427,10 +440,12 @@ class SearchIndex:
             top = np.argpartition(-score[candidates], PASSAGE_CANDIDATES - 1)
             candidates = candidates[top[:PASSAGE_CANDIDATES]]
         best = np.zeros(candidates.size, dtype=np.float32)
-        for in_lang, reading, weight_sum, unit_weights in readings:
-            inside = in_lang[candidates]
+        for lang, reading, weight_sum, unit_weights in readings:
+            start, end = self.ranges[lang]
+            inside = (candidates >= start) & (candidates < end)
             if not inside.any():
                 continue
+            local = np.where(inside, candidates - start, 0)
             share = np.zeros((candidates.size, PASSAGES), dtype=np.float32)
             for unit, _importance, _match, credit, head in unit_weights:
                 if not credit or unit.origin == "number":  # numbers: too many alternatives
@@ -442,7 +457,7 @@ class SearchIndex:
                         phrase_bits = phrase_bits & self._lines_at(token, candidates)
                     bits |= phrase_bits
                 bits |= bits >> np.uint64(1)  # a passage is a line and the next one
-                bits[head[candidates]] = ALL_PASSAGES
+                bits[head[local] & inside] = ALL_PASSAGES
                 unpacked = np.unpackbits(bits.view(np.uint8).reshape(-1, 8), axis=1,
                                          bitorder="little")  # fmt: skip
                 share += credit * unpacked
@@ -484,12 +499,15 @@ class SearchIndex:
         return found
 
     def _interpretation(self, lang_query: LangQuery, interpretation, cache, label_idf):
-        total = np.zeros(self.size, dtype=np.float32)
-        heading = np.zeros(self.size, dtype=np.float32)
+        """(coverage numerator, heading numerator, weight sum, units) over the slice of the
+        query's language; None when no unit weighs anything."""
+        start, end = self.ranges[lang_query.lang]
+        total = np.zeros(end - start, dtype=np.float32)
+        heading = np.zeros(end - start, dtype=np.float32)
         weight_sum = 0.0
         unit_weights = []
         for unit in interpretation:
-            match, head = self._unit(unit, cache)
+            match, head = self._unit(unit, lang_query.lang, cache)
             credit = unit.weight * self._unit_idf(unit, lang_query.lang, cache)
             # A word read in this language weighs its own IDF here; one this language lacks,
             # or holds only as a foreign word, weighs what it does where it is read.
@@ -529,7 +547,8 @@ class SearchIndex:
         for unit, weight, match, *_rest in unit_weights:
             held = cache.games.get((unit.alternatives, lang))
             if held is None:
-                counts = np.bincount(self.game_codes[(match > 0) & self.lang_masks[lang]],
+                start, end = self.ranges[lang]
+                counts = np.bincount(self.game_codes[start:end][match > 0],
                                      minlength=len(self.game_names))  # fmt: skip
                 held = {g: float(counts[self.game_names.index(g)]) for g in sizes}
                 cache.games[(unit.alternatives, lang)] = held
@@ -563,12 +582,13 @@ class SearchIndex:
         """Share of a heading's words that belong to query phrases it holds whole (a
         heading that says little else than the question ranks above a longer one)."""
         best = np.zeros(self.size, dtype=np.float32)
-        for lang_query in plan.langs.values():
+        for lang, lang_query in plan.langs.items():
+            start, end = self.ranges[lang]
             for interpretation in lang_query.interpretations:
-                hits = np.zeros(self.size, dtype=np.float32)
+                hits = np.zeros(end - start, dtype=np.float32)
                 for unit in interpretation:
-                    hits += self._unit_all(unit, cache)[2]
-                np.maximum(best, hits, out=best)
+                    hits += self._unit_all(unit, lang, cache)[2]
+                np.maximum(best[start:end], hits, out=best[start:end])
         return np.minimum(np.divide(best, np.maximum(self.heading_sizes, 1.0)), 1.0)
 
     # --- reading a result --------------------------------------------------------------
@@ -606,9 +626,7 @@ class SearchIndex:
                     if unit.concept:
                         concepts[unit.concept] = max(concepts.get(unit.concept, 0.0), weight)
                 coverage = parts[0] / parts[2]
-                reach = other_query.reading_weight(number) * float(
-                    coverage[self.lang_masks[other]].max(initial=0.0)
-                )
+                reach = other_query.reading_weight(number) * float(coverage.max(initial=0.0))
                 self._game_evidence(parts[3], other, reach, evidence, cache)
         if lang_query is not None:
             for number, interpretation in enumerate(lang_query.interpretations):
@@ -616,20 +634,22 @@ class SearchIndex:
                 if parts is None:
                     continue
                 total, heading, weight_sum, unit_weights = parts
+                local = position - self.ranges[lang][0]
                 reading = lang_query.reading_weight(number)
-                coverage = float(total[position]) / weight_sum
+                coverage = float(total[local]) / weight_sum
                 if coverage * reading <= best_value:
                     continue
                 best_value = coverage * reading
                 best = {
                     "coverage": round(coverage, 3),
-                    "heading_coverage": round(float(heading[position]) / weight_sum, 3),
+                    "heading_coverage": round(float(heading[local]) / weight_sum, 3),
                     "reading": lang_query.readings[number]
                     if number < len(lang_query.readings)
                     else lang,
                     "reading_weight": reading,
                     "units": [
-                        _unit_explanation(unit, weight / weight_sum, match, position, self, cache)
+                        _unit_explanation(unit, weight / weight_sum, match[local], position,
+                                          self, cache)  # fmt: skip
                         for unit, weight, match, *_rest in unit_weights
                     ],
                 }
@@ -655,6 +675,9 @@ class SearchIndex:
 
 _LIST_LINE = re.compile(r"^\s*(?:[-–—•♦◆*]|\d{1,2}[.)]|[۰-۹]{1,2}[.)])\s")
 _SENTENCE_END = re.compile(r"[.:;!?؟…)»]\s*$")
+
+
+_LANG_ORDER = {lang: number for number, lang in enumerate(LANGS)}
 
 
 def _located(postings: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -691,7 +714,7 @@ def _softmax(values: Mapping[str, float], sharpness: float) -> dict[str, float]:
     return {key: weight / total for key, weight in weights.items()}
 
 
-def _unit_explanation(unit: Unit, share: float, match, position: int, index, cache) -> dict:
+def _unit_explanation(unit: Unit, share: float, score, position: int, index, cache) -> dict:
     where, matched = "", []
     for phrase in unit.alternatives:
         in_head = all(index._head(t, cache)[position] for t in phrase)
@@ -706,7 +729,7 @@ def _unit_explanation(unit: Unit, share: float, match, position: int, index, cac
         "share": round(share, 3),
         "matched": matched,
         "where": where or None,
-        "score": round(float(match[position]), 3),
+        "score": round(float(score), 3),
     }
 
 
