@@ -254,7 +254,14 @@ def _from_line(
     lines = text.splitlines()
     if line >= len(lines):
         return None
-    rest = plain_text("\n".join(lines[line:]).strip())
+    taken, length = [], 0
+    for following in lines[line:]:  # enough lines to fill the snippet, not the whole rest
+        taken.append(following)
+        length += len(following) + 1
+        if length > size * 2:
+            break
+    rest = plain_text("\n".join(taken).strip())
+    more = line + len(taken) < len(lines)
     cut = len(rest)
     if cut > size:
         space = _last_space(rest, 0, size)
@@ -264,7 +271,7 @@ def _from_line(
     if not spans:
         return None
     before = ELLIPSIS if "".join(lines[:line]).strip() else ""
-    after = ELLIPSIS if cut < len(rest) else ""
+    after = ELLIPSIS if cut < len(rest) or more else ""
     return before + _SPACES.sub(" ", render(part, spans)) + after
 
 
