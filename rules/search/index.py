@@ -448,7 +448,7 @@ class SearchIndex:
             local = np.where(inside, candidates - start, 0)
             share = np.zeros((candidates.size, PASSAGES), dtype=np.float32)
             for unit, _importance, _match, credit, head in unit_weights:
-                if not credit or unit.origin == "number":  # numbers: too many alternatives
+                if not credit:
                     continue
                 bits = np.zeros(candidates.size, dtype=np.uint64)
                 for phrase in unit.alternatives:

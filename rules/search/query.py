@@ -60,21 +60,6 @@ QUESTION_WORDS = {
 }
 
 
-# A question that asks for a number or a limit ("how many", "combien", "چند"): the answer
-# holds a number, so numbers (digits and number words) join the query as a light unit.
-NUMBER_CUES = frozenset(
-    """how many, how much, how far, how long, how big, how often, maximum, minimum, max, min,
-    limit, at most, at least, combien, maximum, minimum, jusqu'à, limite, au plus, au moins,
-    چند, تعداد, حداکثر, حداقل""".replace("\n", " ").split(", ")
-)
-NUMBER_WEIGHT = 0.5
-_NUMBER_WORDS = {
-    "en": "one two three four five six seven eight nine ten twelve twenty half once twice",
-    "fr": "un une deux trois quatre cinq six sept huit neuf dix douze vingt moitié",
-    "fa": "یک دو سه چهار پنج شش هفت هشت نه ده دوازده بیست نصف",
-}
-
-
 @dataclass(frozen=True)
 class Unit:
     """One part of the query: any of the alternatives satisfies it.
@@ -339,9 +324,6 @@ def plan_query(
             per_word.append(options)
         readings[lang] = per_word
 
-    asks_number = any(w in NUMBER_CUES for w in all_words) or any(
-        " ".join(all_words[i : i + 2]) in NUMBER_CUES for i in range(len(all_words) - 1)
-    )
     plan: dict[str, LangQuery] = {}
     games: dict[str, float] = {}
     for target in targets:
@@ -359,8 +341,6 @@ def plan_query(
                 raw_words, readings[source], readings[target], source, target, glossary, named
             )
             interpretation = _with_variants(interpretation, vocabularies.get(target, empty))
-            if asks_number and interpretation:
-                interpretation = (*interpretation, NUMBER_UNITS[target])
             wanted = interpretation and (source == target or expanded)
             if wanted and interpretation not in interpretations:
                 interpretations.append(interpretation)
@@ -499,16 +479,3 @@ def _with_variants(interpretation: Interpretation, vocabulary: Vocabulary) -> In
                      len(unit.alternatives) else unit)  # fmt: skip
     return tuple(units)
 
-
-def _number_unit(lang: str) -> Unit:
-    digits = [str(n) for n in range(0, 61)]
-    forms = digits + [t for w in _NUMBER_WORDS[lang].split() for t in word_tokens(w, lang)]
-    return Unit(
-        tuple((form,) for form in dict.fromkeys(forms) if form),
-        label="(a number)",
-        origin="number",
-        weight=NUMBER_WEIGHT,
-    )
-
-
-NUMBER_UNITS = {lang: _number_unit(lang) for lang in LANGS}
