@@ -118,14 +118,17 @@ def search_sections(
             if lang_query is not None
             else set()
         )
+        candidates = lang_query.all_tokens if lang_query is not None else None
         line = vectors.best_passage.get(position)
         line = line if line is not None and line < PASSAGES - 1 else None  # past: merged
         hits.append(
             SearchHit(
                 section=section,
                 score=round(score, 4),
-                snippet=snippet(section.body, section_lang, tokens, line=line),
-                heading_html=highlight(section.heading, section_lang, tokens),
+                snippet=snippet(
+                    section.body, section_lang, tokens, line=line, candidates=candidates
+                ),
+                heading_html=highlight(section.heading, section_lang, tokens, candidates),
                 explanation=index.explain(plan, position, game_boost=game_boost)
                 if explain
                 else None,

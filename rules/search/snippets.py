@@ -110,13 +110,18 @@ def _prefilter(wanted: frozenset[str]) -> re.Pattern:
 
 
 def marked_spans(
-    text: str, lang: str, match_tokens: Collection[str], limit: int = 0
+    text: str,
+    lang: str,
+    match_tokens: Collection[str],
+    limit: int = 0,
+    candidates: frozenset[str] | None = None,
 ) -> list[tuple[int, int]]:
     """(start, end) offsets of the words of `text` that stand for one of `match_tokens`
     (the first `limit` ones when limit > 0).
 
     A cheap regex finds, in the lower-case text, where such words may start; only the
-    words there are tokenised.
+    words there are tokenised. `candidates` (a superset of `match_tokens`, e.g. every token
+    of the query) builds that regex: one regex per query rather than per result.
     """
     if not text or not match_tokens:
         return []
@@ -125,7 +130,7 @@ def marked_spans(
     lower = text.lower()
     if len(lower) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets
         lower = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
-    for hit in _prefilter(wanted).finditer(lower):
+    for hit in _prefilter(candidates or wanted).finditer(lower):
         match = _WORD.match(text, hit.start())
         if match is not None and (not spans or match.start() >= spans[-1][1]):
             span = _wanted_span(text, lang, wanted, match)
@@ -176,9 +181,11 @@ def render(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def highlight(text: str, lang: str, match_tokens: Collection[str]) -> str:
+def highlight(
+    text: str, lang: str, match_tokens: Collection[str], candidates: frozenset[str] | None = None
+) -> str:
     """The whole of `text` (e.g. a heading), escaped, with the matched words marked."""
-    return render(text, marked_spans(text, lang, match_tokens))
+    return render(text, marked_spans(text, lang, match_tokens, candidates=candidates))
 
 
 def plain_text(text: str) -> str:
@@ -204,23 +211,29 @@ def plain_text(text: str) -> str:
 
 
 def snippet(
-    text: str, lang: str, match_tokens: Collection[str], size: int = 240, line: int | None = None
+    text: str,
+    lang: str,
+    match_tokens: Collection[str],
+    size: int = 240,
+    line: int | None = None,
+    candidates: frozenset[str] | None = None,
 ) -> str:
     """About `size` characters of `text` around the densest group of matched words (among
     the first ones), escaped, with the matched words marked and an ellipsis where the text
     was cut. Tables are read as plain rows (`plain_text`).
 
     `line`: the line where the search found the query's words together (0-based): the
-    snippet is taken from there (and the lines after it, up to `size`)."""
+    snippet is taken from there (and the lines after it, up to `size`). `candidates`: see
+    `marked_spans`."""
     text = text or ""
     if line is not None:
-        shown = _from_line(text, line, lang, match_tokens, size)
+        shown = _from_line(text, line, lang, match_tokens, size, candidates)
         if shown is not None:
             return shown
     text = plain_text(text.strip())
     if not text:
         return ""
-    spans = marked_spans(text, lang, match_tokens, limit=SNIPPET_MATCHES)
+    spans = marked_spans(text, lang, match_tokens, SNIPPET_MATCHES, candidates)
     return _window(text, spans, size)
 
 
@@ -246,7 +259,12 @@ def _window(text: str, spans: list[tuple[int, int]], size: int) -> str:
 
 
 def _from_line(
-    text: str, line: int, lang: str, match_tokens: Collection[str], size: int
+    text: str,
+    line: int,
+    lang: str,
+    match_tokens: Collection[str],
+    size: int,
+    candidates: frozenset[str] | None = None,
 ) -> str | None:
     """The snippet that opens at the `line`-th line (where the search found the query's
     words together): about `size` characters from there, or None when no matched word is
@@ -267,7 +285,7 @@ def _from_line(
         space = _last_space(rest, 0, size)
         cut = space if space > size // 2 else size
     part = rest[:cut]
-    spans = marked_spans(part, lang, match_tokens)
+    spans = marked_spans(part, lang, match_tokens, candidates=candidates)
     if not spans:
         return None
     before = ELLIPSIS if "".join(lines[:line]).strip() else ""
