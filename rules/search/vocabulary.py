@@ -9,8 +9,8 @@ rulebook import are checked every few seconds.
 Nothing waits for a large build: up to SYNC_BUILD_SECTIONS sections the index is built in
 the request that needs it (about 0.1 s for the five real books); above that it is built in
 a background thread, and until it is ready searches go through the database backend
-(`current_index()` returns None). `warm_up()` starts a build ahead of the first search
-(the rules app calls it when the first request of a process starts).
+(`current_index()` returns None). `warm_up()` builds it ahead of the first search: the
+rules app calls it when the first request of a process starts (`warm_up_once`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 import uuid
 
 from django.core.cache import cache
-from django.db import close_old_connections
+from django.db import DatabaseError, close_old_connections
 from django.db.models import Count, Max
 
 from .glossary import load_terms
@@ -141,10 +141,11 @@ def current_index() -> SearchIndex | None:
 
 
 def warm_up(*, wait: bool = False) -> SearchIndex | None:
-    """Build the index now (`wait`) or start building it in the background."""
-    if wait:
-        return _refresh(block=True)["index"]
+    """Build the index now (`wait`, or a small corpus) or start building it in the
+    background (returns None then)."""
     fingerprint = _fingerprint()
+    if wait or fingerprint[1] <= SYNC_BUILD_SECTIONS:
+        return _refresh(block=True)["index"]
     with _lock:
         _state.update(fingerprint=fingerprint, books=_books(), checked=time.monotonic())
         books = _state["books"]
@@ -152,6 +153,21 @@ def warm_up(*, wait: bool = False) -> SearchIndex | None:
             return _state["index"]
     _build_in_background(fingerprint, books)
     return None
+
+
+_warmed = threading.Event()
+
+
+def warm_up_once(**_signal_kwargs) -> None:
+    """Start the index when the first request of the process comes in (a `request_started`
+    receiver): the first search then finds it built, or being built."""
+    if _warmed.is_set():
+        return
+    _warmed.set()
+    try:
+        warm_up()
+    except DatabaseError:  # tables not there yet (a fresh database): the first search builds it
+        log.warning("rules search index not warmed up", exc_info=True)
 
 
 def vocabularies() -> dict[str, Vocabulary]:
