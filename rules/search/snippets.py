@@ -169,8 +169,13 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
+_ESCAPED = re.compile(r"[&<>\"']")
+
+
 def render(text: str, spans: list[tuple[int, int]]) -> str:
     """`text` HTML-escaped, with each span wrapped in <mark>."""
+    if _ESCAPED.search(text) is None:  # most rule text: nothing to escape
+        return _render_plain(text, spans)
     out: list[str] = []
     position = 0
     for start, end in spans:
@@ -178,6 +183,17 @@ def render(text: str, spans: list[tuple[int, int]]) -> str:
         out.append(f"<mark>{escape(text[start:end])}</mark>")
         position = end
     out.append(escape(text[position:]))
+    return "".join(out)
+
+
+def _render_plain(text: str, spans: list[tuple[int, int]]) -> str:
+    out: list[str] = []
+    position = 0
+    for start, end in spans:
+        out.append(text[position:start])
+        out.append(f"<mark>{text[start:end]}</mark>")
+        position = end
+    out.append(text[position:])
     return "".join(out)
 
 

@@ -21,7 +21,7 @@ import time
 import uuid
 
 from django.core.cache import cache
-from django.db import DatabaseError, close_old_connections
+from django.db import DatabaseError, connections
 from django.db.models import Count, Max
 
 from .glossary import load_terms
@@ -126,7 +126,7 @@ def _build_in_background(fingerprint: object, books: dict) -> None:
             except Exception:  # pragma: no cover - logged; searches keep using the database
                 log.exception("building the rules search index failed")
             finally:
-                close_old_connections()
+                connections.close_all()  # this thread's own connections: none left open
 
         thread = threading.Thread(target=run, name="rules-search-index", daemon=True)
         _state["building"] = thread
