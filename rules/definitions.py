@@ -18,6 +18,7 @@ from .search.concepts import heading_terms as _heading_terms
 from .search.glossary import Glossary, load_glossary
 from .search.normalise import LANGS, tokens
 
+
 @dataclass(frozen=True, slots=True)
 class SectionText:
     """What the index needs of one section."""
@@ -80,9 +81,7 @@ class DefinitionIndex:
                         out.setdefault((target, equivalent), True)
         return out
 
-    def find(
-        self, term: str, *, language: str, full_rulebook: bool = False
-    ) -> Definition | None:
+    def find(self, term: str, *, language: str, full_rulebook: bool = False) -> Definition | None:
         """The best section defining `term`; with `full_rulebook`, never a quick reference
         (the original rule a quick reference summarises)."""
         found = self._find(term, language, full_rulebook)

@@ -5,8 +5,9 @@ PDF extraction puts a blank line where a bullet or a sentence wraps to the next 
 column. A blank line is not a paragraph break when the text before it ends without a
 sentence's closing punctuation and the text after it carries on the sentence: it starts in
 lower case (Latin script), or, in Persian, where letters have no case, the line before it
-is longer than any heading (a line of running text). Such blank lines are marked `rejoined` (never deleted), so
-the paragraph re-flow joins the two halves; the import report counts them.
+is longer than any heading (a line of running text). Such blank lines are marked
+`rejoined` (never deleted), so the paragraph re-flow joins the two halves; the import
+report counts them.
 """
 
 from __future__ import annotations

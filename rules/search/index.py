@@ -463,7 +463,7 @@ class SearchIndex:
                 share += credit * unpacked
             value = np.where(inside, reading * share.max(axis=1) / weight_sum, 0.0)
             better = value > best
-            for at, line in zip(candidates[better], share.argmax(axis=1)[better]):
+            for at, line in zip(candidates[better], share.argmax(axis=1)[better], strict=True):
                 cache.best_passage[int(at)] = int(line)
             np.maximum(best, value, out=best)
         score[candidates] += W_PASSAGE * best
@@ -648,8 +648,9 @@ class SearchIndex:
                     else lang,
                     "reading_weight": reading,
                     "units": [
-                        _unit_explanation(unit, weight / weight_sum, match[local], position,
-                                          self, cache)  # fmt: skip
+                        _unit_explanation(
+                            unit, weight / weight_sum, match[local], position, self, cache
+                        )
                         for unit, weight, match, *_rest in unit_weights
                     ],
                 }
@@ -696,11 +697,7 @@ def _prose_share(body: str) -> float:
     for line in body.splitlines():
         size = len(line)
         total += size
-        if (
-            len(line.split()) >= PROSE_WORDS
-            or _LIST_LINE.match(line)
-            or _SENTENCE_END.search(line)
-        ):
+        if len(line.split()) >= PROSE_WORDS or _LIST_LINE.match(line) or _SENTENCE_END.search(line):
             prose += size
     return prose / total if total else 1.0
 

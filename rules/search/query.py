@@ -49,14 +49,54 @@ WORD_WEIGHT = 0.8  # an ordinary word translated by the lexicon, against a game 
 # language, so "what happens when…" looks for what follows.
 QUESTION_WORDS = {
     "en": frozenset(
-        """happen happens happened get gets got work works done doing does exactly really
-        rule rules thing things also there just mean means anything something someone""".split()
+        [
+            "happen",
+            "happens",
+            "happened",
+            "get",
+            "gets",
+            "got",
+            "work",
+            "works",
+            "done",
+            "doing",
+            "does",
+            "exactly",
+            "really",
+            "rule",
+            "rules",
+            "thing",
+            "things",
+            "also",
+            "there",
+            "just",
+            "mean",
+            "means",
+            "anything",
+            "something",
+            "someone",
+        ]
     ),
     "fr": frozenset(
-        """passe passer arrive comment quand pourquoi est-ce exactement vraiment regle regles
-        chose faire fait peut-on""".split()
+        [
+            "passe",
+            "passer",
+            "arrive",
+            "comment",
+            "quand",
+            "pourquoi",
+            "est-ce",
+            "exactement",
+            "vraiment",
+            "regle",
+            "regles",
+            "chose",
+            "faire",
+            "fait",
+            "peut-on",
+        ]
     ),
-    "fa": frozenset("چه چطور چگونه آیا وقتی زمانی".split()),
+    "fa": frozenset(["چه", "چطور", "چگونه", "آیا", "وقتی", "زمانی"]),
 }
 
 
@@ -400,9 +440,7 @@ def _interpret(
                         games[game] = 1.0
             covered |= word_indices
             continue
-        entries = sorted(
-            (e for e in match.entries if e.kind != GAME), key=lambda e: e.kind != TERM
-        )
+        entries = sorted((e for e in match.entries if e.kind != GAME), key=lambda e: e.kind != TERM)
         alternatives: list[Phrase] = []
         for entry in entries:
             alternatives += [p for p in glossary.phrases_of(entry, target) if p not in alternatives]
@@ -478,4 +516,3 @@ def _with_variants(interpretation: Interpretation, vocabulary: Vocabulary) -> In
         units.append(replace(unit, alternatives=tuple(alternatives)) if len(alternatives) >
                      len(unit.alternatives) else unit)  # fmt: skip
     return tuple(units)
-

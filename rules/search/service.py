@@ -188,10 +188,17 @@ def _candidates(plan: QueryPlan, scope: dict[str, list], limit: int):
             continue
         rows.append(
             SectionRow(
-                section_id, rulebook.id, rulebook.lang, rulebook.game, values[at["kind"]],
-                values[at["position"]], values[at["search_heading"]], values[at["search_body"]],
-                values[at["heading"]], values[at["body"]],
-            )  # fmt: skip
+                section_id,
+                rulebook.id,
+                rulebook.lang,
+                rulebook.game,
+                values[at["kind"]],
+                values[at["position"]],
+                values[at["search_heading"]],
+                values[at["search_body"]],
+                values[at["heading"]],
+                values[at["body"]],
+            )
         )
         sections[section_id] = Section.from_db(connection.alias, columns, values)
     return SearchIndex(rows, load_terms(), uniform_idf=True, surface_words=False), sections

@@ -72,11 +72,31 @@ def build_index(fingerprint: object = None, books: dict | None = None) -> Search
     rows = Section.objects.order_by("id").values_list(*columns, "heading", "body", "rule_key")
     return SearchIndex(
         (
-            SectionRow(id_, book_id, books[book_id].lang, books[book_id].game, kind, position,
-                       search_heading, search_body, heading, body, rule_key,
-                       books[book_id].edition_key)  # fmt: skip
-            for id_, book_id, kind, position, search_heading, search_body, heading, body,
-            rule_key in rows.iterator(chunk_size=2000)
+            SectionRow(
+                id_,
+                book_id,
+                books[book_id].lang,
+                books[book_id].game,
+                kind,
+                position,
+                search_heading,
+                search_body,
+                heading,
+                body,
+                rule_key,
+                books[book_id].edition_key,
+            )
+            for (
+                id_,
+                book_id,
+                kind,
+                position,
+                search_heading,
+                search_body,
+                heading,
+                body,
+                rule_key,
+            ) in rows.iterator(chunk_size=2000)
             if book_id in books
         ),
         load_terms(),

@@ -95,9 +95,7 @@ def _french_rulebook_of_our_own():
             ("choix-du-general", "Choix du Général", "Une armée a un seul général."),
         ]
     ):
-        Section.objects.create(
-            book=book, slug=slug, position=position, heading=heading, body=body
-        )
+        Section.objects.create(book=book, slug=slug, position=position, heading=heading, body=body)
     index_book(book)
     return book
 

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from rules.search.glossary import load_glossary, parse_glossary
+from rules.search.index import surface_words
 from rules.search.normalise import normalise, scripts
 from rules.search.query import Vocabulary, plan_query, source_langs
-from rules.search.index import surface_words
 
 # --- every language ------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ def _game_modes_table() -> str:
 
 def test_rules_body_renders_a_pipe_table_as_a_table():
     html = rules_body(_game_modes_table())
-    assert "<table>" in html and "<th scope=\"col\">Mode</th>" in html
+    assert "<table>" in html and '<th scope="col">Mode</th>' in html
     assert "|" not in html and "---" not in html
 
 

@@ -42,9 +42,7 @@ class Command(BaseCommand):
         books = json.loads((queries.parent / "books.json").read_text(encoding="utf-8"))["books"]
         if options["rulebooks"]:
             import_books(Path(options["rulebooks"]), books)
-        missing = {b["slug"] for b in books} - set(
-            Rulebook.objects.values_list("slug", flat=True)
-        )
+        missing = {b["slug"] for b in books} - set(Rulebook.objects.values_list("slug", flat=True))
         if missing:
             raise CommandError(
                 f"rules_relevance: books not imported: {', '.join(sorted(missing))} "
