@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from armybuilder.citations import rule_urls
+from armybuilder.citations import rule_links
 from armybuilder.findings import Finding, Severity
 from armybuilder.listtext.reading import LineKind, reading_finding
 from armybuilder.listtext.resolve import name_key
@@ -189,12 +189,19 @@ def _too_long(text: str) -> tuple[Finding, ...]:
 
 
 def cite(result: CheckResult) -> CheckResult:
-    """The result with the rulebook section of each finding's rule, where a book has it."""
+    """The result with the rulebook section of each finding's rule, where a book has it
+    (and the rulebook's own section when that is a quick reference in the reader's
+    language)."""
     if not result.findings:
         return result
-    urls = rule_urls(language=result.lang)
+    links = rule_links(language=result.lang)
+    cited = {f.rule: links[f.rule] for f in result.findings if f.rule in links}
     return replace(
-        result, citations={f.rule: urls[f.rule] for f in result.findings if f.rule in urls}
+        result,
+        citations={rule: link.url for rule, link in cited.items()},
+        original_citations={
+            rule: link.original_url for rule, link in cited.items() if link.original_url
+        },
     )
 
 

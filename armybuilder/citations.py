@@ -38,35 +38,59 @@ def load_citations() -> dict[str, RuleCitation]:
     }
 
 
-_cache: dict[str, tuple[float, dict[str, str]]] = {}
+@dataclass(frozen=True, slots=True)
+class RuleLink:
+    """Where a rule is stated: `url` in the reader's language when a book has it (a quick
+    reference in that language when no rulebook is), and `original_url`, the rulebook's
+    own section, when `url` is a quick reference."""
+
+    url: str
+    original_url: str | None = None
+
+
+_cache: dict[str, tuple[float, dict[str, RuleLink]]] = {}
+
+
+def rule_links(*, language: str) -> dict[str, RuleLink]:
+    """Rule id -> where it is stated, for the rules some book covers."""
+    cached = _cache.get(language)
+    if cached and time.monotonic() - cached[0] < CACHE_SECONDS:
+        return cached[1]
+    links = _resolve(language)
+    _cache[language] = (time.monotonic(), links)
+    return links
 
 
 def rule_urls(*, language: str) -> dict[str, str]:
     """Rule id -> URL of the section that states it, for the rules some book covers."""
-    cached = _cache.get(language)
-    if cached and time.monotonic() - cached[0] < CACHE_SECONDS:
-        return cached[1]
-    urls = _resolve(language)
-    _cache[language] = (time.monotonic(), urls)
-    return urls
+    return {rule: link.url for rule, link in rule_links(language=language).items()}
 
 
 def clear_cache(**_signal_kwargs) -> None:
     _cache.clear()
 
 
-def _resolve(language: str) -> dict[str, str]:
+def _resolve(language: str) -> dict[str, RuleLink]:
     from rules.selectors import definition_index
 
-    urls: dict[str, str] = {}
+    links: dict[str, RuleLink] = {}
     indexes = {}
     for rule, citation in load_citations().items():
         if citation.game not in indexes:
             indexes[citation.game] = definition_index(citation.game)
-        found = indexes[citation.game].find_first(citation.headings, language=language)
-        if found is not None:
-            urls[rule] = reverse("rules:section", args=[found.book_slug, found.slug])
-    return urls
+        index = indexes[citation.game]
+        found = index.find_first(citation.headings, language=language)
+        if found is None:
+            continue
+        original = None
+        if found.is_quick_reference:
+            original = index.find_first(citation.headings, language=language, full_rulebook=True)
+        links[rule] = RuleLink(url=_url(found), original_url=_url(original) if original else None)
+    return links
+
+
+def _url(definition) -> str:
+    return reverse("rules:section", args=[definition.book_slug, definition.slug])
 
 
 def _clear_now_and_after_commit(**_signal_kwargs) -> None:

@@ -98,6 +98,9 @@ class CheckResult:
     coins: CoinTotals | None = None  # Tactics
     figures: int = 0  # Tactics
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # Where `citations` gives a quick reference (no rulebook in the reader's language):
+    # the rulebook's own section of the rule.
+    original_citations: Mapping[str, str] = field(default_factory=dict, compare=False)
     # Pasted text: every input line, in order, and what became of it (empty otherwise).
     lines: tuple[LineReading, ...] = ()
 

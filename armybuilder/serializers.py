@@ -38,14 +38,30 @@ class FindingSerializer(serializers.Serializer):
     rule = serializers.CharField(help_text="AB-xx (TMG), TW-xx (Tactics), a faction rule card.")
     fix = serializers.CharField(allow_null=True, help_text="A concrete fix, when there is one.")
     rule_url = serializers.CharField(
-        required=False, help_text="The rulebook section stating the rule, once a book is imported."
+        required=False,
+        help_text="The section stating the rule, once a book is imported: in the reader's "
+        "language when a book has it (a quick reference when no rulebook is in that language).",
+    )
+    rule_original_url = serializers.CharField(
+        required=False,
+        help_text="When rule_url is a quick reference: the rulebook's own section of the rule.",
     )
 
     def to_representation(self, finding: Finding) -> dict[str, Any]:
-        return _finding(finding, _lang(self), self.context.get("citations", {}))
+        return _finding(
+            finding,
+            _lang(self),
+            self.context.get("citations", {}),
+            self.context.get("original_citations", {}),
+        )
 
 
-def _finding(finding: Finding, lang: str, citations: Mapping[str, str]) -> dict[str, Any]:
+def _finding(
+    finding: Finding,
+    lang: str,
+    citations: Mapping[str, str],
+    originals: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     data: dict[str, Any] = {
         "code": finding.code,
         "severity": str(finding.severity),
@@ -57,6 +73,9 @@ def _finding(finding: Finding, lang: str, citations: Mapping[str, str]) -> dict[
     url = citations.get(finding.rule)
     if url:
         data["rule_url"] = url
+        original = (originals or {}).get(finding.rule)
+        if original:
+            data["rule_original_url"] = original
     return data
 
 
@@ -269,7 +288,8 @@ _VALUES: dict[str, Callable[[CheckResult, str], Any]] = {
         _ENTRY_WRITERS[result.game](entry, lang) for entry in result.entries
     ],
     "findings": lambda result, lang: [
-        _finding(finding, lang, result.citations) for finding in result.findings
+        _finding(finding, lang, result.citations, result.original_citations)
+        for finding in result.findings
     ],
     "deck": lambda result, lang: [_deck_card(card, lang) for card in result.deck],
     "lines": lambda result, lang: [_line(reading, lang) for reading in result.lines],

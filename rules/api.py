@@ -18,6 +18,7 @@ from .search import MAX_QUERY_LENGTH, search_sections
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 50
+EXPLAIN_VALUES = {"": False, "0": False, "false": False, "1": True, "true": True}
 
 
 class InvalidSearch(APIException):
@@ -67,7 +68,17 @@ def search_params(params) -> dict:
             _("limit must be a whole number from 1 to %(max)d.") % {"max": MAX_LIMIT},
             "invalid_limit",
         )
-    return {"query": q, "lang": lang, "book": book, "game": game, "limit": limit}
+    explain = (params.get("explain") or "").strip().lower()
+    if explain not in EXPLAIN_VALUES:
+        raise InvalidSearch(_("explain must be 1 or 0 (true or false)."), "invalid_explain")
+    return {
+        "query": q,
+        "lang": lang,
+        "book": book,
+        "game": game,
+        "limit": limit,
+        "explain": EXPLAIN_VALUES[explain],
+    }
 
 
 ErrorSerializer = inline_serializer(
@@ -89,6 +100,56 @@ SEARCH_RESULT_FIELDS = {
     "kind": serializers.CharField(),
     "page": serializers.IntegerField(allow_null=True),
 }
+EXPLAIN_UNIT_FIELDS = {
+    "query": serializers.CharField(help_text="The query words this part stands for."),
+    "read_as": serializers.ChoiceField(
+        choices=["query", "typo", "term", "word", "foreign"],
+        help_text="query: as typed; typo: corrected; term: a glossary game term translated; "
+        "word: an ordinary word translated by the lexicon; foreign: kept as typed in a book "
+        "of another language.",
+    ),
+    "concept": serializers.CharField(
+        allow_null=True, help_text="The glossary key of a game term (concept map)."
+    ),
+    "share": serializers.FloatField(help_text="Its weight in the query (IDF × origin), 0..1."),
+    "matched": serializers.ListField(
+        child=serializers.CharField(), help_text="Search tokens it matched (empty: none)."
+    ),
+    "where": serializers.ChoiceField(choices=["heading", "body"], allow_null=True),
+    "score": serializers.FloatField(help_text="0 (absent) to 1 (in the heading)."),
+}
+EXPLAIN_FIELDS = {
+    "coverage": serializers.FloatField(help_text="Weighted share of the query found, 0..1."),
+    "heading_coverage": serializers.FloatField(help_text="The same, in the heading alone."),
+    "reading": serializers.CharField(
+        allow_null=True, help_text="The language the query was read in for this section."
+    ),
+    "reading_weight": serializers.FloatField(
+        help_text="How likely that reading is (1, or less for another language's reading)."
+    ),
+    "units": inline_serializer("RulesSearchExplainUnit", EXPLAIN_UNIT_FIELDS, many=True),
+    "defines": serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Glossary terms of the query this section defines (concept map).",
+    ),
+    "boosts": serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="Points added or taken off: defines, game, game_named, heading_focus, "
+        "language, kind_penalty, fragments.",
+    ),
+    "game_likelihood": serializers.DictField(
+        child=serializers.FloatField(), help_text="Each game's likelihood given the query."
+    ),
+    "games_named": serializers.ListField(
+        child=serializers.CharField(), help_text="Games the query names."
+    ),
+}
+SEARCH_RESULT_FIELDS["explain"] = inline_serializer(
+    "RulesSearchExplain",
+    EXPLAIN_FIELDS,
+    required=False,
+    help_text="Why the section ranked (only with explain=1); see docs/search.md.",
+)
 SearchResponseSerializer = inline_serializer(
     "RulesSearchResponse",
     {
@@ -128,7 +189,7 @@ SectionSerializer = inline_serializer(
 
 def _search_result(hit) -> dict:
     section = hit.section
-    return {
+    result = {
         "section": section.id,
         "book": section.book.slug,
         "lang": section.book.lang,
@@ -141,6 +202,9 @@ def _search_result(hit) -> dict:
         "kind": section.kind,
         "page": section.page_start,
     }
+    if hit.explanation is not None:
+        result["explain"] = hit.explanation
+    return result
 
 
 def translations_of(section: Section) -> list[Section]:
@@ -186,6 +250,13 @@ class RulesSearchView(APIView):
                 OpenApiTypes.INT,
                 description=f"Results (1 to {MAX_LIMIT}, default {DEFAULT_LIMIT}).",
             ),
+            OpenApiParameter(
+                "explain",
+                OpenApiTypes.BOOL,
+                description="1: each result carries `explain`, why it ranked: the parts of "
+                "the query it matched (as typed, corrected, glossary term, lexicon word), "
+                "where, their weights, and the boosts (definitions, game, language, kind).",
+            ),
         ],
         responses={200: SearchResponseSerializer, 400: ErrorSerializer},
     )
@@ -197,6 +268,7 @@ class RulesSearchView(APIView):
             book=params["book"],
             game=params["game"],
             limit=params["limit"],
+            explain=params["explain"],
         )
         return Response({"query": params["query"], "results": [_search_result(h) for h in hits]})
 

@@ -9,19 +9,14 @@ and "Game size" finds "Taille de la Partie".
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .search.concepts import HEADING_KINDS
+from .search.concepts import entry_terms as _entry_terms
+from .search.concepts import heading_terms as _heading_terms
 from .search.glossary import Glossary, load_glossary
 from .search.normalise import LANGS, tokens
-
-# Chapters that only list other things: their heading names no single rule.
-HEADING_KINDS = frozenset({"chapter", "rule", "sidebar", "reference"})
-# "PANIQUÉ : effect…" — a glossary entry written in capitals, as rulebooks print them.
-CAPITAL_ENTRY = re.compile(r"^\s*([^\W\d_][^:\n]{1,48}?)\s*:\s", re.MULTILINE)
-# "- Charge — effect…" — the quick references' key-term lists.
-DASH_ENTRY = re.compile(r"^\s*[-•]\s*([^—\n]{2,60}?)\s+—\s", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,25 +44,7 @@ class Definition:
     # Lower sorts first: the reader's language, the full rulebook, a heading, then the
     # earlier heading or the shorter section holding the entry.
     rank: tuple
-
-
-def _entry_terms(body: str) -> Iterable[str]:
-    for match in CAPITAL_ENTRY.finditer(body):
-        term = match.group(1)
-        if term.upper() == term:
-            yield from term.split("/")
-    for match in DASH_ENTRY.finditer(body):
-        yield from match.group(1).split("/")
-
-
-def _heading_terms(heading: str) -> Iterable[str]:
-    # Headings such as "ACTION DE CHARGE 2" carry the action's cost after the name, and
-    # "TESTS DE MORAL & PANIQUE" defines two terms.
-    heading = re.sub(r"[\s\d,]+$", "", heading)
-    yield heading
-    parts = re.split(r"\s+(?:&|/|et|and)\s+", heading)
-    if len(parts) > 1:
-        yield from parts
+    is_quick_reference: bool = False
 
 
 class DefinitionIndex:
@@ -104,17 +81,21 @@ class DefinitionIndex:
                         out.setdefault((target, equivalent), True)
         return out
 
-    def find(self, term: str, *, language: str) -> Definition | None:
-        found = self._find(term, language)
+    def find(self, term: str, *, language: str, full_rulebook: bool = False) -> Definition | None:
+        """The best section defining `term`; with `full_rulebook`, never a quick reference
+        (the original rule a quick reference summarises)."""
+        found = self._find(term, language, full_rulebook)
         if found is None and ":" in term:
             # "Order: Threaten" is an Order; "Ordre : Menacer" too.
-            found = self._find(term.split(":", 1)[0], language)
+            found = self._find(term.split(":", 1)[0], language, full_rulebook)
         return found
 
-    def _find(self, term: str, language: str) -> Definition | None:
+    def _find(self, term: str, language: str, full_rulebook: bool = False) -> Definition | None:
         best: Definition | None = None
         for (lang, phrase), via_glossary in self._phrases(term).items():
             for quick, is_entry, preference, section in self._places.get((lang, phrase), ()):
+                if quick and full_rulebook:
+                    continue
                 rank = (lang != language, quick, via_glossary, is_entry, preference)
                 rank += (section.book_slug,)
                 if best is None or rank < best.rank:
@@ -125,15 +106,18 @@ class DefinitionIndex:
                         heading=section.heading,
                         lang=section.book_lang,
                         rank=rank,
+                        is_quick_reference=quick,
                     )
         return best
 
-    def find_first(self, terms: Iterable[str], *, language: str) -> Definition | None:
+    def find_first(
+        self, terms: Iterable[str], *, language: str, full_rulebook: bool = False
+    ) -> Definition | None:
         """The best section defining any of `terms` (e.g. one rule's headings in each
         language): the reader's language first, whichever term finds it."""
         best: tuple | None = None
         for order, term in enumerate(terms):
-            definition = self.find(term, language=language)
+            definition = self.find(term, language=language, full_rulebook=full_rulebook)
             if definition is not None:
                 # Language and book first, then the caller's order of terms.
                 key = (definition.rank[:2], order, definition.rank)

@@ -160,11 +160,18 @@ def definition_index(game: str) -> DefinitionIndex:
     return _definition_index(game, _definition_signature(game))
 
 
-def sections_for_terms(terms: Iterable[str], *, language: str, game: str) -> dict[str, Section]:
+def sections_for_terms(
+    terms: Iterable[str], *, language: str, game: str, full_rulebook: bool = False
+) -> dict[str, Section]:
     """The section defining each term (ability or keyword name, in any language) that a
-    rulebook of the game defines; terms no book defines are left out."""
+    rulebook of the game defines; terms no book defines are left out. With
+    `full_rulebook`, the rulebook's own section even where a quick reference in the
+    reader's language summarises it."""
     index = definition_index(game)
-    found = {term: index.find(term, language=language) for term in dict.fromkeys(terms)}
+    found = {
+        term: index.find(term, language=language, full_rulebook=full_rulebook)
+        for term in dict.fromkeys(terms)
+    }
     ids = {definition.section_id for definition in found.values() if definition}
     sections = Section.objects.select_related("book").in_bulk(ids)
     return {

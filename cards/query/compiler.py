@@ -220,13 +220,20 @@ SORT_EXPRESSIONS = {
 DEFAULT_SORT = [*_FACTION, *_KIND, *_NAME]
 
 
+# Sort keys that are never empty: ordered without NULLS LAST (simpler, faster SQL).
+_NEVER_NULL = {id(_KIND_RANK), id(_NAME[0]), id(_NAME[1])}
+
+
+def _order(expr, *, descending: bool = False) -> OrderBy:
+    nulls_last = True if id(expr) not in _NEVER_NULL else None
+    return expr.desc(nulls_last=nulls_last) if descending else expr.asc(nulls_last=nulls_last)
+
+
 def ordering(sort: str | None = None, direction: str = "asc") -> list[OrderBy]:
     """`sort` key first (in `direction`, empty values last), then faction, kind, name, id."""
     primary = SORT_EXPRESSIONS[sort] if sort else DEFAULT_SORT
     descending = direction == "desc"
-    keys = [
-        expr.desc(nulls_last=True) if descending else expr.asc(nulls_last=True) for expr in primary
-    ]
-    keys += [expr.asc(nulls_last=True) for expr in DEFAULT_SORT]
+    keys = [_order(expr, descending=descending) for expr in primary]
+    keys += [_order(expr) for expr in DEFAULT_SORT if expr not in primary]
     keys.append(F("pk").asc())
     return keys

@@ -56,6 +56,9 @@ class ReferenceCard:
 class CitedRule:
     section: object  # rules.models.Section
     terms: list[str]
+    # When `section` is a quick reference (no rulebook in the reader's language): the
+    # rulebook's own section, named and linked below the summary.
+    original: object | None = None
 
 
 def _result_for(params: dict, language: str) -> CheckResult:
@@ -142,11 +145,18 @@ def _reference_cards(ids: list[str], cards: dict[str, Card], language: str):
 
 
 def _cited_rules(reference: list[ReferenceCard], *, language: str, game: str) -> list[CitedRule]:
-    """The sections defining the cards' abilities and keywords, once each, in book order."""
+    """The sections defining the cards' abilities and keywords, once each, in book order;
+    a quick reference in the reader's language with the rulebook section it summarises."""
     terms = [ability["name"] for ref in reference for ability in ref.abilities]
     cited: dict[int, CitedRule] = {}
-    for term, section in sections_for_terms(terms, language=language, game=game).items():
-        cited.setdefault(section.id, CitedRule(section=section, terms=[])).terms.append(term)
+    found = sections_for_terms(terms, language=language, game=game)
+    summarised = [term for term, section in found.items() if section.book.is_quick_reference]
+    originals = sections_for_terms(summarised, language=language, game=game, full_rulebook=True)
+    for term, section in found.items():
+        rule = cited.setdefault(section.id, CitedRule(section=section, terms=[]))
+        rule.terms.append(term)
+        if rule.original is None:
+            rule.original = originals.get(term)
     return sorted(
         cited.values(),
         key=lambda rule: (rule.section.book.is_quick_reference, rule.section.book.slug,

@@ -18,6 +18,7 @@ PAGE_HEADER = "page-header"
 PAGE_NUMBER = "page-number"
 MAP_LABEL = "map-label"
 JOINED = "joined"  # text moved into the previous line (split heading, hyphenated word)
+REJOINED = "rejoined"  # a blank line inside a sentence (a wrapped bullet): not a paragraph break
 
 # Reasons that mean "this was never book text" (a joined line's text lives on elsewhere).
 DROPPED_REASONS = frozenset({HOSTING, ADVERT, PAGE_HEADER, PAGE_NUMBER, MAP_LABEL})

@@ -24,6 +24,7 @@ from rules.cleaning import (
     map_labels,
     markers,
     markup,
+    paragraphs,
     split_headings,
     whitespace,
 )
@@ -69,6 +70,7 @@ STEP_NAMES = (
     "map labels",
     "page numbers",
     "hyphenation",
+    "broken paragraphs",
     "apostrophes, markup and icons",
 )
 
@@ -131,6 +133,9 @@ def clean_book(
                 f"{len(left)} hyphenated word(s) left unjoined (continuation not on the next "
                 f"line): L{_list(left)}"
             )
+
+    step("broken paragraphs")
+    lines = paragraphs.join_broken_paragraphs(lines)
 
     step("apostrophes, markup and icons")
     lines = map_text(lines, apostrophes.normalise_apostrophes)

@@ -156,7 +156,8 @@ def _draft(
 
 
 def paragraphs(lines: list[Line]) -> str:
-    """Re-flow hard-wrapped lines: blank lines split paragraphs, list items start a line."""
+    """Re-flow hard-wrapped lines: blank lines split paragraphs, list items and table rows
+    start a line (and text after a table row starts its own)."""
     out: list[list[str]] = [[]]
     for line in lines:
         if line.noise:
@@ -167,7 +168,7 @@ def paragraphs(lines: list[Line]) -> str:
                 out.append([])
             continue
         current = out[-1]
-        if current and not _LIST_START.match(text):
+        if current and not _LIST_START.match(text) and not current[-1].startswith("|"):
             current[-1] = f"{current[-1]} {text}"
         else:
             current.append(text)

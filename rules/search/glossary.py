@@ -18,7 +18,13 @@ from pathlib import Path
 
 from .normalise import LANGS, tokens
 
-GLOSSARY_PATH = Path(__file__).resolve().parent.parent / "data" / "glossary.json"
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+GLOSSARY_PATH = DATA_DIR / "glossary.json"
+LEXICON_PATH = DATA_DIR / "lexicon.json"
+
+# What an entry is: a game term (glossary.json), an ordinary word (lexicon.json), or a name
+# of a game ("miniatures game", "jeu de plateau": a hint of the game, not words to find).
+TERM, WORD, GAME = "term", "word", "game"
 
 Phrase = tuple[str, ...]
 
@@ -28,14 +34,18 @@ class Entry:
     key: str
     games: tuple[str, ...]
     terms: dict[str, tuple[str, ...]]  # lang -> terms as written, preferred term first
+    kind: str = TERM
 
     def phrases(self, lang: str) -> tuple[Phrase, ...]:
         """The entry's terms in `lang`, normalised, without duplicates or empty ones."""
         out: list[Phrase] = []
         for term in self.terms.get(lang, ()):
-            # "Three-Eyed Crow" is also typed "three eyed crow" (without the joined token).
+            # "Three-Eyed Crow" is also typed "three eyed crow" (without the joined token),
+            # unless that loses words ("free for all" would be just "free").
             for variant in (term, term.replace("-", " ")):
                 phrase = tuple(tokens(variant, lang))
+                if variant != term and len(phrase) < len(term.split("-")):
+                    continue
                 if phrase and phrase not in out:
                     out.append(phrase)
         return tuple(out)
@@ -118,15 +128,31 @@ class Glossary:
         return out
 
 
+def _entries(raws: Iterable[dict], kind: str) -> list[Entry]:
+    return [
+        Entry(
+            key=raw["key"],
+            games=tuple(raw.get("games") or ([raw["game"]] if raw.get("game") else [])),
+            terms={lang: tuple(raw.get(lang) or ()) for lang in LANGS},
+            kind=kind,
+        )
+        for raw in raws
+    ]
+
+
 def parse_glossary(data: dict) -> Glossary:
     """A Glossary from the JSON document (format citadel-glossary/1)."""
     if data.get("format") != "citadel-glossary/1":
         raise ValueError("not a citadel-glossary/1 document")
-    entries = []
-    for raw in data["entries"]:
-        terms = {lang: tuple(raw.get(lang) or ()) for lang in LANGS}
-        entries.append(Entry(key=raw["key"], games=tuple(raw.get("games") or ()), terms=terms))
-    return Glossary(entries)
+    return Glossary(_entries(data["entries"], TERM))
+
+
+def parse_lexicon(data: dict) -> list[Entry]:
+    """The entries of the ordinary-word lexicon (format citadel-lexicon/1): its words, then
+    the names of the games."""
+    if data.get("format") != "citadel-lexicon/1":
+        raise ValueError("not a citadel-lexicon/1 document")
+    return _entries(data["entries"], WORD) + _entries(data.get("games") or (), GAME)
 
 
 @lru_cache(maxsize=1)
@@ -134,3 +160,12 @@ def load_glossary(path: str | None = None) -> Glossary:
     """The project's glossary (cached)."""
     with open(path or GLOSSARY_PATH, encoding="utf-8") as handle:
         return parse_glossary(json.load(handle))
+
+
+@lru_cache(maxsize=1)
+def load_terms() -> Glossary:
+    """What queries are read with: the game terms of the glossary, the ordinary words of the
+    lexicon and the names of the games, in one table (cached)."""
+    with open(LEXICON_PATH, encoding="utf-8") as handle:
+        lexicon = parse_lexicon(json.load(handle))
+    return Glossary([*load_glossary().entries, *lexicon])

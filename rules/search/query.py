@@ -20,13 +20,13 @@ is a set of alternative phrases (OR), each phrase a set of tokens that must all 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from .glossary import Glossary
+from .glossary import GAME, TERM, WORD, Glossary
 from .normalise import LANGS, STOP_WORDS, fold_accents, scripts, word_tokens, words
 
 Phrase = tuple[str, ...]
@@ -35,13 +35,86 @@ MIN_TYPO_LETTERS = 5
 LONG_WORD_LETTERS = 8
 MAX_CORRECTIONS = 3
 COMMON_FREQUENCY = 3  # sections; rarer tokens may be typos or OCR fragments
+# How much a reading of the query counts when the query's words say it is in another
+# language ("how many inches" is English: its French reading is a weak guess).
+OTHER_READING = 0.55
+# A word of the query kept as it is in a book of another language ("table" in a French book
+# for an English query) is a weak clue; one in another script (an English word printed in
+# the Persian book's captions), weaker still.
+FOREIGN_WORD = 0.5
+FOREIGN_SCRIPT = 0.2
+WORD_WEIGHT = 0.8  # an ordinary word translated by the lexicon, against a game term (1.0)
+
+# Words that ask rather than name: left out of queries (never of the index) in every
+# language, so "what happens when…" looks for what follows.
+QUESTION_WORDS = {
+    "en": frozenset(
+        [
+            "happen",
+            "happens",
+            "happened",
+            "get",
+            "gets",
+            "got",
+            "work",
+            "works",
+            "done",
+            "doing",
+            "does",
+            "exactly",
+            "really",
+            "rule",
+            "rules",
+            "thing",
+            "things",
+            "also",
+            "there",
+            "just",
+            "mean",
+            "means",
+            "anything",
+            "something",
+            "someone",
+        ]
+    ),
+    "fr": frozenset(
+        [
+            "passe",
+            "passer",
+            "arrive",
+            "comment",
+            "quand",
+            "pourquoi",
+            "est-ce",
+            "exactement",
+            "vraiment",
+            "regle",
+            "regles",
+            "chose",
+            "faire",
+            "fait",
+            "peut-on",
+        ]
+    ),
+    "fa": frozenset(["چه", "چطور", "چگونه", "آیا", "وقتی", "زمانی"]),
+}
 
 
 @dataclass(frozen=True)
 class Unit:
-    """One part of the query: any of the alternatives satisfies it."""
+    """One part of the query: any of the alternatives satisfies it.
+
+    `label`: the query words it stands for; `origin`: how it was read ("query" as typed,
+    "typo" corrected, "term" a glossary term, "word" the lexicon, "foreign" a word kept as
+    typed in a book of another language); `weight` scales its share of the score;
+    `concept`: the glossary key of a game term (sections defining it get a bonus).
+    """
 
     alternatives: tuple[Phrase, ...]
+    label: str = ""
+    origin: str = "query"
+    weight: float = 1.0
+    concept: str = ""
 
     def matches(self, doc_tokens: Collection[str]) -> bool:
         return any(all(token in doc_tokens for token in phrase) for phrase in self.alternatives)
@@ -59,6 +132,12 @@ class LangQuery:
 
     lang: str
     interpretations: tuple[Interpretation, ...]
+    # How much each interpretation counts, and the language it reads the query in.
+    reading_weights: tuple[float, ...] = ()
+    readings: tuple[str, ...] = ()
+
+    def reading_weight(self, index: int) -> float:
+        return self.reading_weights[index] if index < len(self.reading_weights) else 1.0
 
     @cached_property
     def all_tokens(self) -> frozenset[str]:
@@ -98,11 +177,12 @@ class LangQuery:
         """Tokens to highlight in a document: per unit, the first alternative it contains
         (the query's own words first, then the glossary's preferred term, then synonyms)."""
         found: set[str] = set()
-        for interpretation in self.interpretations:
+        present = self.all_tokens.intersection(doc_tokens)
+        for interpretation in self._compiled:
             for unit in interpretation:
-                for phrase in unit.alternatives:
-                    if all(token in doc_tokens for token in phrase):
-                        found.update(phrase)
+                for phrase in unit:
+                    if phrase <= present:
+                        found |= phrase
                         break
         return found
 
@@ -116,6 +196,10 @@ class QueryPlan:
     query: str
     langs: dict[str, LangQuery] = field(default_factory=dict)
     corrections: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Games the query names ("in tactics", "the board game"): game -> weight.
+    games: dict[str, float] = field(default_factory=dict)
+    # The languages the query seems written in: lang -> weight (1.0 = most likely).
+    sources: dict[str, float] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.langs)
@@ -231,9 +315,13 @@ def plan_query(
     langs = [lang for lang in LANGS if lang in set(sources) | set(targets)]
     # A word that is a stop word in any language the query may be in is left out
     # ("the" in a French query, "de" in an English one).
-    raw_words = [w for w in words(query, "fa") if not any(w in STOP_WORDS[lang] for lang in langs)][
-        :MAX_WORDS
-    ]
+    all_words = words(query, "fa")
+    source_weights = reading_weights(all_words, sources)
+    raw_words = [
+        w
+        for w in all_words
+        if not any(w in STOP_WORDS[lang] or w in QUESTION_WORDS[lang] for lang in langs)
+    ][:MAX_WORDS]
     if not raw_words or not targets:
         return QueryPlan(query)
     empty = Vocabulary({})
@@ -277,28 +365,61 @@ def plan_query(
         readings[lang] = per_word
 
     plan: dict[str, LangQuery] = {}
+    games: dict[str, float] = {}
     for target in targets:
         interpretations: list[Interpretation] = []
-        for source in [target, *[s for s in sources if s != target]]:
+        weights: list[float] = []
+        read_as: list[str] = []
+        # The query read in the book's own language, unless it is in another script (a
+        # Persian query read as French finds nothing), then read in each of its languages.
+        own = [target] if target in sources or len(sources) == len(LANGS) else []
+        for source in [*own, *[s for s in sources if s != target]]:
+            # Game names count in the readings the query's words make likely only
+            # ("tactics" is a game in an English query, a word in a French one).
+            named = games if source_weights.get(source, 0.0) >= 1.0 else {}
             interpretation, expanded = _interpret(
-                readings[source], readings[target], source, target, glossary
+                raw_words, readings[source], readings[target], source, target, glossary, named
             )
+            interpretation = _with_variants(interpretation, vocabularies.get(target, empty))
             wanted = interpretation and (source == target or expanded)
             if wanted and interpretation not in interpretations:
                 interpretations.append(interpretation)
+                weights.append(source_weights.get(source, OTHER_READING))
+                read_as.append(source)
         if interpretations:
-            plan[target] = LangQuery(target, tuple(interpretations))
-    return QueryPlan(query, plan, corrections)
+            plan[target] = LangQuery(target, tuple(interpretations), tuple(weights), tuple(read_as))
+    return QueryPlan(query, plan, corrections, games, source_weights)
+
+
+def reading_weights(query_words: list[str], sources: Iterable[str]) -> dict[str, float]:
+    """How likely the query is written in each of `sources`: the language whose stop and
+    question words it uses most gets 1.0, the others OTHER_READING (all 1.0 on a tie)."""
+    sources = list(sources)
+    counts = {
+        lang: sum(1 for w in query_words if w in STOP_WORDS[lang] or w in QUESTION_WORDS[lang])
+        for lang in sources
+    }
+    best = max(counts.values(), default=0)
+    if best == 0 or list(counts.values()).count(best) > 1:
+        return dict.fromkeys(sources, 1.0)
+    return {lang: 1.0 if count == best else OTHER_READING for lang, count in counts.items()}
 
 
 def _interpret(
+    raw_words: list[str],
     source_reading: list[list[tuple[str, ...]]],
     target_reading: list[list[tuple[str, ...]]],
     source: str,
     target: str,
     glossary: Glossary,
+    games: dict[str, float],
 ) -> tuple[Interpretation, bool]:
-    """Units for the target language, reading the query in the source language."""
+    """Units for the target language, reading the query in the source language.
+
+    Terms of the table (game terms, ordinary words, game names) found in the source reading
+    become units whose alternatives are their equivalents in the target language; a game
+    name is noted in `games` and searched for no further; the other words stay as typed.
+    """
     # Flatten the source reading; the glossary sees the best form of each token
     # (itself when known, else its closest correction).
     flat: list[tuple[int, tuple[str, ...]]] = [
@@ -309,21 +430,89 @@ def _interpret(
     covered: set[int] = set()
     expanded = False
     for match in glossary.find(best, source):
+        word_indices = {flat[k][0] for k in range(match.start, match.end)}
+        label = " ".join(dict.fromkeys(raw_words[i] for i in sorted(word_indices)))
+        kinds = {entry.kind for entry in match.entries}
+        if GAME in kinds:  # a game's name ("hand of the king"): a hint, not words to find
+            for entry in match.entries:
+                if entry.kind == GAME:
+                    for game in entry.games:
+                        games[game] = 1.0
+            covered |= word_indices
+            continue
+        entries = sorted((e for e in match.entries if e.kind != GAME), key=lambda e: e.kind != TERM)
         alternatives: list[Phrase] = []
-        for entry in match.entries:
+        for entry in entries:
             alternatives += [p for p in glossary.phrases_of(entry, target) if p not in alternatives]
-        if source == target and tuple(best[match.start : match.end]) not in alternatives:
-            alternatives.insert(0, tuple(best[match.start : match.end]))
+        own = tuple(best[match.start : match.end])
+        if source == target and own not in alternatives:
+            alternatives.insert(0, own)
         if not alternatives:
             continue
-        word_indices = {flat[k][0] for k in range(match.start, match.end)}
         covered |= word_indices
-        units.append((min(word_indices), Unit(tuple(alternatives))))
+        term = TERM in kinds
+        concept = next((e.key for e in entries if e.kind == TERM), "")
+        units.append(
+            (
+                min(word_indices),
+                Unit(
+                    tuple(alternatives),
+                    label=label,
+                    origin=TERM if term else WORD,
+                    weight=1.0 if term else WORD_WEIGHT,
+                    concept=concept,
+                ),
+            )
+        )
         expanded = True
+    foreign = source != target
     for i, word in enumerate(target_reading):
         if i in covered:
             continue
+        weight = 1.0
+        written = scripts(raw_words[i])
+        if written and ("latin" in written) == (target == "fa"):
+            weight = FOREIGN_SCRIPT
+        elif foreign:
+            weight = FOREIGN_WORD
         for options in word:
-            units.append((i, Unit(tuple((option,) for option in options))))
+            origin = "foreign" if foreign else ("typo" if len(options) > 1 else "query")
+            units.append(
+                (
+                    i,
+                    Unit(
+                        tuple((option,) for option in options),
+                        label=raw_words[i],
+                        origin=origin,
+                        weight=weight,
+                    ),
+                )
+            )
     units.sort(key=lambda item: item[0])
     return tuple(unit for _i, unit in units), expanded
+
+
+# Verb and adjective endings the stemmers leave (French plural verbs "coûtent", feminine
+# participles "bloquée"): a one-token alternative also searches these forms of it that
+# the books hold.
+VARIANT_ENDINGS = ("ent", "e", "es", "nt")
+
+
+def _with_variants(interpretation: Interpretation, vocabulary: Vocabulary) -> Interpretation:
+    if not len(vocabulary):
+        return interpretation
+    units = []
+    for unit in interpretation:
+        alternatives = list(unit.alternatives)
+        for phrase in unit.alternatives:
+            if len(phrase) != 1 or len(phrase[0]) < 3 or not phrase[0].isalpha():
+                continue
+            token = phrase[0]
+            forms = [token + ending for ending in VARIANT_ENDINGS]
+            forms += [token[: -len(e)] for e in VARIANT_ENDINGS if token.endswith(e)]
+            for form in forms:
+                if len(form) >= 3 and form in vocabulary and (form,) not in alternatives:
+                    alternatives.append((form,))
+        units.append(replace(unit, alternatives=tuple(alternatives)) if len(alternatives) >
+                     len(unit.alternatives) else unit)  # fmt: skip
+    return tuple(units)

@@ -4,12 +4,10 @@
     index_book(book)                                  -> fill the normalised columns
     reindex_all()                                     -> every book, and rebuild the index
 
-Ranking is the same on both backends: the backend retrieves candidates (every unit
-matched, then any token matched), and they are ranked here by
-  - coverage: the share of the query's units the section matches (best interpretation),
-  - heading coverage: the share matched by the heading alone (headings weigh more),
-  - the backend's own relevance (bm25 / ts_rank, heading-weighted), as a tie-breaker,
-  - a small penalty for credits, flavour text and examples.
+A query is planned (rules.search.query: languages, game terms, lexicon words, typo fixes)
+and ranked by the in-memory index of the books (rules.search.index): the same ranking on
+both databases. While a large index is being built, the database backend (SQLite FTS5 or
+PostgreSQL full-text search) retrieves the candidates, which the same ranking orders.
 """
 
 from __future__ import annotations
@@ -19,31 +17,18 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 
-from .backends import Candidate, get_backend, section_columns
-from .glossary import load_glossary
+from .backends import get_backend, section_columns
+from .glossary import load_terms
+from .index import PASSAGES, SearchIndex, SectionRow
 from .normalise import normalise
-from .query import LangQuery, plan_query
+from .query import QueryPlan, plan_query
 from .snippets import highlight, snippet
 from .vocabulary import books as indexed_books
-from .vocabulary import bump_version, vocabularies
+from .vocabulary import bump_version, current_index
 
 MAX_QUERY_LENGTH = 500
 MAX_LIMIT = 100
-CANDIDATES = 40
-
-W_COVERAGE = 20.0  # dominates: a section with every unit beats one with fewer
-W_HEADING = 4.0
-W_HEADING_EXACT = 1.0
-W_DIRECT = 1.0
-W_BACKEND = 1.5
-KIND_PENALTY = {
-    "credits": 6.0,
-    "front": 4.0,
-    "flavour": 3.0,
-    "example": 0.8,
-    "page": 0.3,
-    "card": 0.3,
-}
+CANDIDATES = 60  # per language, from the database backend while the index is built
 
 
 @dataclass(frozen=True)
@@ -52,6 +37,7 @@ class SearchHit:
     score: float  # higher is better
     snippet: str  # safe HTML: escaped text with <mark>…</mark>
     heading_html: str  # safe HTML: escaped heading with <mark>…</mark>
+    explanation: dict | None = None  # why it ranked (explain=True)
 
 
 def _books_in_scope(lang: str | None, book: str | None, game: str | None) -> dict[str, list]:
@@ -75,14 +61,14 @@ def search_sections(
     book: str | None = None,
     game: str | None = None,
     limit: int = 20,
+    explain: bool = False,
 ) -> list[SearchHit]:
     """Sections matching `query` (any language: EN, FR or FA), best first.
 
     `lang`, `book` (a rulebook slug) and `game` filter the rulebooks searched. An empty
-    query, or one made of stop words only, finds nothing.
+    query, or one made of stop words only, finds nothing. With `explain`, each hit carries
+    why it ranked (see SearchIndex.explain).
     """
-    from rules.models import Section
-
     query = (query or "").strip()[:MAX_QUERY_LENGTH]
     limit = max(1, min(int(limit), MAX_LIMIT))
     if not query:
@@ -90,85 +76,140 @@ def search_sections(
     scope = _books_in_scope(lang, book, game)
     if not scope:
         return []
-    plan = plan_query(query, scope.keys(), load_glossary(), vocabularies())
+    index = current_index()
+    vocabularies = index.vocabularies if index is not None else {}
+    plan = plan_query(query, scope.keys(), load_terms(), vocabularies)
     if not plan:
         return []
-
-    backend = get_backend()
-    pool = max(CANDIDATES, limit * 2)
-    candidates: dict[int, tuple[Candidate, LangQuery]] = {}
-    # Sections matching every unit first; sections matching some only when those are few
-    # (they would rank below anyway: coverage dominates the score).
-    for mode in ("all", "any"):
-        for target, lang_query in plan.langs.items():
-            if mode == "any" and lang_query.is_single_unit:
-                continue
-            for found in backend.match(lang_query, mode=mode, book_ids=scope[target], limit=pool):
-                candidates.setdefault(found.section_id, (found, lang_query))
-        if len(candidates) >= limit:
-            break
-
-    columns = section_columns()
-    at = {name: columns.index(name) for name in ("book_id", "position", "kind")}
-    heading_at, body_at = columns.index("search_heading"), columns.index("search_body")
-    ranked = []
-    for found, lang_query in candidates.values():
-        values = found.values
-        heading_tokens = set(values[heading_at].split())
-        # Only the query's tokens matter: look them up in the text (no set of the body).
-        text = f" {values[heading_at]} {values[body_at]} "
-        doc_tokens = {token for token in lang_query.all_tokens if f" {token} " in text}
-        kind = values[at["kind"]]
-        score = _score(lang_query, heading_tokens, doc_tokens, kind, found.relevance)
-        if score is None:
-            continue
-        position = (values[at["book_id"]], values[at["position"]], found.section_id)
-        ranked.append((-score, position, found, lang_query, doc_tokens))
-    ranked.sort(key=lambda item: item[:2])
-
-    ranked = ranked[:limit]
+    book_ids = [book_id for ids in scope.values() for book_id in ids]
+    game_boost = not (game or book)
+    if index is None:
+        index, sections = _candidates(plan, scope, limit)
+        if not sections:
+            return []
+    else:
+        sections = None
+    ranked, vectors = index.rank(
+        plan, scope=index.scope(book_ids), limit=limit, game_boost=game_boost
+    )
+    if not ranked:
+        return []
+    if sections is None:
+        sections = _load_sections([int(index.ids[r.position]) for r in ranked])
     books = indexed_books()
+    shown_books: dict[int, object] = {}  # one copy of each cached book per search
+    found_tokens: dict[int, set[str]] = {}
+    for lang_query in plan.langs.values():
+        in_lang = [r.position for r in ranked if index.langs[r.position] == lang_query.lang]
+        if in_lang:
+            found_tokens.update(index.doc_tokens(lang_query, in_lang))
     hits = []
-    for negative_score, _position, found, lang_query, doc_tokens in ranked:
-        section = Section.from_db(connection.alias, columns, found.values)
-        section.book = copy.copy(books[section.book_id])
+    for position, score in ranked:
+        section = sections.get(int(index.ids[position]))
+        if section is None:  # deleted since the index was built
+            continue
+        if section.book_id not in shown_books:
+            shown_books[section.book_id] = _clone(books[section.book_id])
+        section.book = shown_books[section.book_id]
         section_lang = section.book.lang
-        tokens = lang_query.matched_tokens(doc_tokens)
+        lang_query = plan.langs.get(section_lang)
+        tokens = (
+            lang_query.matched_tokens(found_tokens.get(position, set()))
+            if lang_query is not None
+            else set()
+        )
+        candidates = lang_query.all_tokens if lang_query is not None else None
+        line = vectors.best_passage.get(position)
+        line = line if line is not None and line < PASSAGES - 1 else None  # past: merged
         hits.append(
             SearchHit(
                 section=section,
-                score=round(-negative_score, 4),
-                snippet=snippet(section.body, section_lang, tokens),
-                heading_html=highlight(section.heading, section_lang, tokens),
+                score=round(score, 4),
+                snippet=snippet(
+                    section.body, section_lang, tokens, line=line, candidates=candidates
+                ),
+                heading_html=highlight(section.heading, section_lang, tokens, candidates),
+                explanation=index.explain(plan, position, game_boost=game_boost)
+                if explain
+                else None,
             )
         )
     return hits
 
 
-def _score(
-    lang_query: LangQuery,
-    heading_tokens: set[str],
-    doc_tokens: set[str],
-    kind: str,
-    backend_relevance: float,
-) -> float | None:
-    """The section's score, or None when it matches no unit of the query in full (only a
-    piece of a phrase: "armée" alone for "Général d'Armée").
+_SHOWN_FIELDS: tuple[str, ...] = ()
 
-    `doc_tokens`: the query tokens found in the section (heading or body).
-    """
-    coverage = lang_query.coverage(doc_tokens)
-    if coverage == 0.0:
-        return None
-    heading_coverage = lang_query.coverage(heading_tokens)
-    score = W_COVERAGE * coverage + W_HEADING * heading_coverage + W_BACKEND * backend_relevance
-    # Found in the book's own language rather than through a translation.
-    score += W_DIRECT * lang_query.direct_coverage(doc_tokens)
-    if heading_tokens and heading_coverage == 1.0:
-        # Every query unit in the heading: prefer headings that say little else.
-        query_tokens = lang_query.all_tokens
-        score += W_HEADING_EXACT * len(heading_tokens & query_tokens) / len(heading_tokens)
-    return score - KIND_PENALTY.get(kind, 0.0)
+
+def _clone(instance):
+    """A shallow copy of a cached model instance (copy.copy pickles its state: slower)."""
+    clone = object.__new__(type(instance))
+    clone.__dict__.update(instance.__dict__)
+    clone._state = copy.copy(instance._state)
+    return clone
+
+
+def _load_sections(ids: list[int]) -> dict:
+    """Section id -> Section (without its raw text and search columns), in one query."""
+    from rules.models import Section
+
+    global _SHOWN_FIELDS
+    if not _SHOWN_FIELDS:
+        skipped = {"raw", "search_heading", "search_body"}
+        _SHOWN_FIELDS = tuple(f.attname for f in Section._meta.concrete_fields
+                              if f.attname not in skipped)  # fmt: skip
+    table = connection.ops.quote_name(Section._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(name) for name in _SHOWN_FIELDS)
+    placeholders = ", ".join(["%s"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {table} WHERE id IN ({placeholders})", ids)
+        rows = cursor.fetchall()
+    at = _SHOWN_FIELDS.index("id")
+    return {row[at]: Section.from_db(connection.alias, _SHOWN_FIELDS, row) for row in rows}
+
+
+def _candidates(plan: QueryPlan, scope: dict[str, list], limit: int):
+    """While the index is being built: the sections the database backend finds (any query
+    token), as a small SearchIndex ranked like the full one, and their Section objects."""
+    from rules.models import Section
+
+    backend = get_backend()
+    columns = section_columns()
+    at = {name: columns.index(name) for name in columns}
+    books = indexed_books()
+    found: dict[int, tuple] = {}
+    for target, lang_query in plan.langs.items():
+        pool = max(CANDIDATES, limit * 2)
+        for candidate in backend.match(lang_query, mode="any", book_ids=scope[target], limit=pool):
+            found.setdefault(candidate.section_id, candidate.values)
+    rows, sections = [], {}
+    for section_id, values in found.items():
+        rulebook = books.get(values[at["book_id"]])
+        if rulebook is None:
+            continue
+        rows.append(
+            SectionRow(
+                section_id,
+                rulebook.id,
+                rulebook.lang,
+                rulebook.game,
+                values[at["kind"]],
+                values[at["position"]],
+                values[at["search_heading"]],
+                values[at["search_body"]],
+                values[at["heading"]],
+                values[at["body"]],
+            )
+        )
+        sections[section_id] = Section.from_db(connection.alias, columns, values)
+    return SearchIndex(rows, load_terms(), uniform_idf=True, surface_words=False), sections
+
+
+def normalise_paragraphs(body: str, lang: str) -> str:
+    """The search tokens of a body, line for line (a line of text is a paragraph or a
+    bullet; blank lines stay, empty): the backends read the line breaks as spaces, the
+    index as passages (an answer whose words stand together ranks higher, and its
+    snippet shows that line)."""
+    return "\n".join(normalise(line, lang) for line in (body or "").splitlines())
 
 
 def index_sections(rows, lang: str) -> int:
@@ -180,7 +221,7 @@ def index_sections(rows, lang: str) -> int:
 
     changed = []
     for section_id, heading, body, old_heading, old_body in rows:
-        new_heading, new_body = normalise(heading, lang), normalise(body, lang)
+        new_heading, new_body = normalise(heading, lang), normalise_paragraphs(body, lang)
         if new_heading != old_heading or new_body != old_body:
             changed.append((new_heading, new_body, section_id))
     if changed:

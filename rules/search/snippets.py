@@ -17,6 +17,11 @@ _WORD = re.compile(r"[^\W_]+(?:['’‘ʼ\-\u200c][^\W_]+)*")
 _FA_AFFIXES = {"ها", "های", "هایی", "تر", "ترین"}
 _FA_PREFIXES = {"می", "نمی"}
 ELLIPSIS = "…"
+CELL_SEPARATOR = " · "
+ROW_SEPARATOR = " / "
+# A Markdown table: its rows ("| a | b |") and the rule under its head ("|---|:--:|").
+_TABLE_ROW = re.compile(r"^[ \t]*\|(.*?)\|?[ \t]*$")
+_TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?")
 SNIPPET_MATCHES = 12  # matched words looked at to place a snippet
 _SPACES = re.compile(r"\s+")
 
@@ -35,9 +40,9 @@ def _tokens_of(word: str, lang: str) -> frozenset[str]:
     return found
 
 
-def _variant_classes() -> dict[str, str]:
-    """For each letter of a normalised token, a regex class of the letters it stands for in
-    the original text (case, accents, Arabic/Persian letter variants)."""
+def _variant_classes() -> dict[str, set[str]]:
+    """For each letter of a normalised token, the letters it stands for in the original
+    text (case, accents, Arabic/Persian letter variants)."""
     variants: dict[str, set[str]] = {}
     for code in range(0x41, 0x250):
         char = chr(code)
@@ -53,25 +58,37 @@ def _variant_classes() -> dict[str, str]:
         variants[str(digit)] = {str(digit), chr(0x06F0 + digit), chr(0x0660 + digit)}
     variants["œ"] = {"œ", "Œ"}
     variants["æ"] = {"æ", "Æ"}
-    return {base: "[" + re.escape("".join(sorted(chars))) + "]" for base, chars in variants.items()}
+    return variants
 
 
-_CLASSES = _variant_classes()
+_VARIANTS = _variant_classes()
 _FA_GAP = "[\u064b-\u065f\u0670\u0640]*"
 _FA_PREFIX_GAP = "[\\s\u200c]*"
 
 
+def _lower_classes() -> dict[str, str]:
+    """For each letter of a normalised token, a regex class of the lower-case letters it
+    stands for (accents, Arabic/Persian letter variants): patterns run on `text.lower()`,
+    which is as fast as a copy."""
+    classes = {}
+    for base, chars in _VARIANTS.items():
+        lower = sorted({ch for ch in chars if ch.lower() == ch and len(ch) == 1} | {base})
+        classes[base] = "[" + re.escape("".join(lower)) + "]" if len(lower) > 1 else base
+    return classes
+
+
+_CLASSES = _lower_classes()
+
+
 def _prefix_pattern(token: str) -> str:
-    """A regex for the first letters of the words that may normalise to `token`."""
+    """A regex, on lower-case text, for the first letters of the words that may normalise
+    to `token`."""
     if token.isascii():
         prefix = token[:4]
         latin = "".join(_CLASSES.get(ch, re.escape(ch)) for ch in prefix)
-        if "oe" in prefix or "ae" in prefix:
-            ligature = "".join(
-                _CLASSES.get(ch, re.escape(ch))
-                for ch in prefix.replace("oe", "œ").replace("ae", "æ")
-            )
-            return f"(?:{latin}|{ligature})"
+        if "oe" in prefix or "ae" in prefix:  # œuvre, cæsar: the ligature stays in the text
+            ligature = prefix.replace("oe", "œ").replace("ae", "æ")
+            return f"(?:{latin}|{''.join(_CLASSES.get(ch, re.escape(ch)) for ch in ligature)})"
         return latin
     if token.startswith(("نمی", "می")):
         head = "نمی" if token.startswith("نمی") else "می"
@@ -86,24 +103,34 @@ def _persian(letters: str) -> str:
 
 @lru_cache(maxsize=512)
 def _prefilter(wanted: frozenset[str]) -> re.Pattern:
-    """A regex finding the places where a word standing for a `wanted` token may start."""
+    """A regex finding, in lower-case text, where a word standing for a `wanted` token may
+    start."""
     patterns = sorted({_prefix_pattern(token) for token in wanted}, key=len, reverse=True)
     return re.compile(rf"(?<![^\W_])(?:{'|'.join(patterns)})")
 
 
 def marked_spans(
-    text: str, lang: str, match_tokens: Collection[str], limit: int = 0
+    text: str,
+    lang: str,
+    match_tokens: Collection[str],
+    limit: int = 0,
+    candidates: frozenset[str] | None = None,
 ) -> list[tuple[int, int]]:
     """(start, end) offsets of the words of `text` that stand for one of `match_tokens`
     (the first `limit` ones when limit > 0).
 
-    A cheap regex finds where such words may start; only the words there are tokenised.
+    A cheap regex finds, in the lower-case text, where such words may start; only the
+    words there are tokenised. `candidates` (a superset of `match_tokens`, e.g. every token
+    of the query) builds that regex: one regex per query rather than per result.
     """
     if not text or not match_tokens:
         return []
     wanted = frozenset(match_tokens)
     spans: list[tuple[int, int]] = []
-    for hit in _prefilter(wanted).finditer(text):
+    lower = text.lower()
+    if len(lower) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets
+        lower = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+    for hit in _prefilter(candidates or wanted).finditer(lower):
         match = _WORD.match(text, hit.start())
         if match is not None and (not spans or match.start() >= spans[-1][1]):
             span = _wanted_span(text, lang, wanted, match)
@@ -142,8 +169,13 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
+_ESCAPED = re.compile(r"[&<>\"']")
+
+
 def render(text: str, spans: list[tuple[int, int]]) -> str:
     """`text` HTML-escaped, with each span wrapped in <mark>."""
+    if _ESCAPED.search(text) is None:  # most rule text: nothing to escape
+        return _render_plain(text, spans)
     out: list[str] = []
     position = 0
     for start, end in spans:
@@ -154,19 +186,75 @@ def render(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def highlight(text: str, lang: str, match_tokens: Collection[str]) -> str:
+def _render_plain(text: str, spans: list[tuple[int, int]]) -> str:
+    out: list[str] = []
+    position = 0
+    for start, end in spans:
+        out.append(text[position:start])
+        out.append(f"<mark>{text[start:end]}</mark>")
+        position = end
+    out.append(text[position:])
+    return "".join(out)
+
+
+def highlight(
+    text: str, lang: str, match_tokens: Collection[str], candidates: frozenset[str] | None = None
+) -> str:
     """The whole of `text` (e.g. a heading), escaped, with the matched words marked."""
-    return render(text, marked_spans(text, lang, match_tokens))
+    return render(text, marked_spans(text, lang, match_tokens, candidates=candidates))
 
 
-def snippet(text: str, lang: str, match_tokens: Collection[str], size: int = 240) -> str:
+def plain_text(text: str) -> str:
+    """Body text as a snippet shows it: a Markdown table becomes its rows, cells separated by
+    " · " and rows by " / " (no pipes, no rule lines)."""
+    if "|" not in text:
+        return text
+    out: list[str] = []
+    in_table = False
+    for line in text.split("\n"):
+        row = _TABLE_ROW.match(line)
+        if row is None:
+            out.append(line)
+            in_table = False
+        elif not _TABLE_RULE.fullmatch(line):
+            cells = CELL_SEPARATOR.join(c.strip() for c in row.group(1).split("|") if c.strip())
+            if in_table:
+                out[-1] = f"{out[-1]}{ROW_SEPARATOR}{cells}"
+            else:
+                out.append(cells)
+            in_table = True
+    return "\n".join(out)
+
+
+def snippet(
+    text: str,
+    lang: str,
+    match_tokens: Collection[str],
+    size: int = 240,
+    line: int | None = None,
+    candidates: frozenset[str] | None = None,
+) -> str:
     """About `size` characters of `text` around the densest group of matched words (among
     the first ones), escaped, with the matched words marked and an ellipsis where the text
-    was cut."""
-    text = (text or "").strip()
+    was cut. Tables are read as plain rows (`plain_text`).
+
+    `line`: the line where the search found the query's words together (0-based): the
+    snippet is taken from there (and the lines after it, up to `size`). `candidates`: see
+    `marked_spans`."""
+    text = text or ""
+    if line is not None:
+        shown = _from_line(text, line, lang, match_tokens, size, candidates)
+        if shown is not None:
+            return shown
+    text = plain_text(text.strip())
     if not text:
         return ""
-    spans = marked_spans(text, lang, match_tokens, limit=SNIPPET_MATCHES)
+    spans = marked_spans(text, lang, match_tokens, SNIPPET_MATCHES, candidates)
+    return _window(text, spans, size)
+
+
+def _window(text: str, spans: list[tuple[int, int]], size: int) -> str:
+    """The window of about `size` characters around the densest spans, rendered."""
     if len(text) <= size:
         return _SPACES.sub(" ", render(text, spans))
     start = _best_window(spans, size) if spans else 0
@@ -184,6 +272,41 @@ def snippet(text: str, lang: str, match_tokens: Collection[str], size: int = 240
     ]
     body = _SPACES.sub(" ", render(text[start:end], inside))
     return (ELLIPSIS if start > 0 else "") + body + (ELLIPSIS if end < len(text) else "")
+
+
+def _from_line(
+    text: str,
+    line: int,
+    lang: str,
+    match_tokens: Collection[str],
+    size: int,
+    candidates: frozenset[str] | None = None,
+) -> str | None:
+    """The snippet that opens at the `line`-th line (where the search found the query's
+    words together): about `size` characters from there, or None when no matched word is
+    in them (an index older than the text)."""
+    lines = text.splitlines()
+    if line >= len(lines):
+        return None
+    taken, length = [], 0
+    for following in lines[line:]:  # enough lines to fill the snippet, not the whole rest
+        taken.append(following)
+        length += len(following) + 1
+        if length > size * 2:
+            break
+    rest = plain_text("\n".join(taken).strip())
+    more = line + len(taken) < len(lines)
+    cut = len(rest)
+    if cut > size:
+        space = _last_space(rest, 0, size)
+        cut = space if space > size // 2 else size
+    part = rest[:cut]
+    spans = marked_spans(part, lang, match_tokens, candidates=candidates)
+    if not spans:
+        return None
+    before = ELLIPSIS if "".join(lines[:line]).strip() else ""
+    after = ELLIPSIS if cut < len(rest) or more else ""
+    return before + _SPACES.sub(" ", render(part, spans)) + after
 
 
 def _last_space(text: str, start: int, end: int) -> int:

@@ -1,31 +1,40 @@
-"""The vocabulary of the indexed books, per language, for typo tolerance (cached).
+"""The search index of the indexed books, kept in memory per process (rules.search.index).
 
-Built from the normalised columns (the tokens both backends index) plus the glossary
-tokens, so one implementation serves both backends. The cache is rebuilt when
-`index_book`/`reindex_all` bump the version kept in Django's cache (shared by processes
-when the cache is Redis), and in any case when the sections table changes size or the
-newest section id changes (checked at most every few seconds).
+The index (postings, vocabularies for typo correction, concept map) is built from the
+normalised columns both database backends index. It is rebuilt when the books change:
+`index_book`/`reindex_all` bump a version kept in Django's cache (shared by processes when
+the cache is Redis), and the number of sections, the newest section id and the newest
+rulebook import are checked every few seconds.
+
+Nothing waits for a large build: up to SYNC_BUILD_SECTIONS sections the index is built in
+the request that needs it (about 0.1 s for the five real books); above that it is built in
+a background thread, and until it is ready searches go through the database backend
+(`current_index()` returns None). `warm_up()` builds it ahead of the first search: the
+rules app calls it when the first request of a process starts (`warm_up_once`).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import uuid
-from collections import Counter
 
 from django.core.cache import cache
+from django.db import DatabaseError, connections
 from django.db.models import Count, Max
 
-from .glossary import load_glossary
-from .normalise import LANGS, fold_accents, word_tokens, words
+from .glossary import load_terms
+from .index import SearchIndex, SectionRow
 from .query import Vocabulary
 
 VERSION_KEY = "rules-search:index-version"
 RECHECK_SECONDS = 5.0
+SYNC_BUILD_SECTIONS = 3000
 
+log = logging.getLogger(__name__)
 _lock = threading.Lock()
-_state: dict = {"fingerprint": None, "checked": 0.0, "vocabularies": None, "books": {}}
+_state: dict = {"fingerprint": None, "checked": 0.0, "index": None, "books": {}, "building": None}
 
 
 def bump_version() -> None:
@@ -36,58 +45,16 @@ def bump_version() -> None:
 
 
 def _fingerprint() -> tuple:
-    from rules.models import Section
+    from rules.models import Rulebook, Section
 
     version = cache.get(VERSION_KEY)
     if version is None:
         version = uuid.uuid4().hex
         cache.add(VERSION_KEY, version, None)
         version = cache.get(VERSION_KEY, version)
-    from rules.models import Rulebook
-
     stats = Section.objects.aggregate(count=Count("id"), newest=Max("id"))
     book_stats = Rulebook.objects.aggregate(count=Count("id"), newest=Max("imported_at"))
     return (version, stats["count"], stats["newest"], book_stats["count"], book_stats["newest"])
-
-
-def surface_words(text: str, lang: str) -> dict[str, str]:
-    """Written word (folded, unstemmed) -> its token, for the one-token words of a text."""
-    found = {}
-    for word in set(words(text, lang)):
-        toks = word_tokens(word, lang)
-        if len(toks) == 1:
-            found[fold_accents(word)] = toks[0]
-    return found
-
-
-def build_vocabularies() -> dict[str, Vocabulary]:
-    """Per book language: token -> number of sections containing it, and written words ->
-    tokens, from the indexed sections and the glossary."""
-    from rules.models import Section
-
-    counters = {lang: Counter() for lang in LANGS}
-    chunks: dict[str, set[str]] = {lang: set() for lang in LANGS}
-    rows = Section.objects.values_list(
-        "book__lang", "heading", "body", "search_heading", "search_body"
-    )
-    for lang, heading, body, search_heading, search_body in rows.iterator(chunk_size=2000):
-        if lang in counters:
-            counters[lang].update(set(f"{search_heading} {search_body}".split()))
-            # Whitespace-separated chunks first (fast, and shared by most sections); the
-            # written words are read from the distinct chunks only.
-            chunks[lang].update(heading.split())
-            chunks[lang].update(body.split())
-    glossary = load_glossary()
-    vocabularies = {}
-    for lang in LANGS:
-        surfaces: dict[str, str] = {}
-        for chunk in chunks[lang]:
-            surfaces.update(surface_words(chunk, lang))
-        for entry in glossary.entries:
-            for term in entry.terms.get(lang, ()):
-                surfaces.update(surface_words(term, lang))
-        vocabularies[lang] = Vocabulary(counters[lang], glossary.vocabulary(lang), surfaces)
-    return vocabularies
 
 
 def _books() -> dict:
@@ -96,29 +63,140 @@ def _books() -> dict:
     return Rulebook.objects.defer("raw_text", "report").in_bulk()
 
 
-def _current() -> dict:
+def build_index(fingerprint: object = None, books: dict | None = None) -> SearchIndex:
+    """A SearchIndex of every indexed section (reads the database)."""
+    from rules.models import Section
+
+    books = books if books is not None else _books()
+    columns = ("id", "book_id", "kind", "position", "search_heading", "search_body")
+    rows = Section.objects.order_by("id").values_list(*columns, "heading", "body", "rule_key")
+    return SearchIndex(
+        (
+            SectionRow(
+                id_,
+                book_id,
+                books[book_id].lang,
+                books[book_id].game,
+                kind,
+                position,
+                search_heading,
+                search_body,
+                heading,
+                body,
+                rule_key,
+                books[book_id].edition_key,
+            )
+            for (
+                id_,
+                book_id,
+                kind,
+                position,
+                search_heading,
+                search_body,
+                heading,
+                body,
+                rule_key,
+            ) in rows.iterator(chunk_size=2000)
+            if book_id in books
+        ),
+        load_terms(),
+        fingerprint=fingerprint,
+    )
+
+
+def _refresh(*, block: bool) -> dict:
+    """The state, its fingerprint checked (at most every RECHECK_SECONDS), its books
+    reloaded and its index rebuilt (now, or in the background) when the books changed."""
     now = time.monotonic()
     with _lock:
-        fresh = _state["vocabularies"] is not None and now - _state["checked"] < RECHECK_SECONDS
-        if fresh:
+        recent = now - _state["checked"] < RECHECK_SECONDS
+        if _state["fingerprint"] is not None and recent and not block:
             return _state
     fingerprint = _fingerprint()
     with _lock:
-        if fingerprint == _state["fingerprint"] and _state["vocabularies"] is not None:
-            _state["checked"] = now
+        if fingerprint != _state["fingerprint"]:
+            _state.update(fingerprint=fingerprint, books=_books())
+        _state["checked"] = now
+        index = _state["index"]
+        if index is not None and index.fingerprint == fingerprint:
             return _state
-    built, books = build_vocabularies(), _books()
+        books = _state["books"]
+    if block or fingerprint[1] <= SYNC_BUILD_SECTIONS:
+        built = build_index(fingerprint, books)
+        with _lock:
+            if _state["fingerprint"] == fingerprint:
+                _state["index"] = built
+    else:
+        _build_in_background(fingerprint, books)
+    return _state
+
+
+def _build_in_background(fingerprint: object, books: dict) -> None:
     with _lock:
-        _state.update(fingerprint=fingerprint, checked=now, vocabularies=built, books=books)
-        return _state
+        running = _state["building"]
+        if running is not None and running.is_alive():
+            return
+
+        def run() -> None:
+            try:
+                built = build_index(fingerprint, books)
+                with _lock:
+                    if _state["fingerprint"] == fingerprint:
+                        _state["index"] = built
+            except Exception:  # pragma: no cover - logged; searches keep using the database
+                log.exception("building the rules search index failed")
+            finally:
+                connections.close_all()  # this thread's own connections: none left open
+
+        thread = threading.Thread(target=run, name="rules-search-index", daemon=True)
+        _state["building"] = thread
+    thread.start()
+
+
+def current_index() -> SearchIndex | None:
+    """The index of the current books, or None while a large one is being built."""
+    state = _refresh(block=False)
+    index = state["index"]
+    return index if index is not None and index.fingerprint == state["fingerprint"] else None
+
+
+def warm_up(*, wait: bool = False) -> SearchIndex | None:
+    """Build the index now (`wait`, or a small corpus) or start building it in the
+    background (returns None then)."""
+    fingerprint = _fingerprint()
+    if wait or fingerprint[1] <= SYNC_BUILD_SECTIONS:
+        return _refresh(block=True)["index"]
+    with _lock:
+        _state.update(fingerprint=fingerprint, books=_books(), checked=time.monotonic())
+        books = _state["books"]
+        if _state["index"] is not None and _state["index"].fingerprint == fingerprint:
+            return _state["index"]
+    _build_in_background(fingerprint, books)
+    return None
+
+
+_warmed = threading.Event()
+
+
+def warm_up_once(**_signal_kwargs) -> None:
+    """Start the index when the first request of the process comes in (a `request_started`
+    receiver): the first search then finds it built, or being built."""
+    if _warmed.is_set():
+        return
+    _warmed.set()
+    try:
+        warm_up()
+    except DatabaseError:  # tables not there yet (a fresh database): the first search builds it
+        log.warning("rules search index not warmed up", exc_info=True)
 
 
 def vocabularies() -> dict[str, Vocabulary]:
-    """The vocabularies of the indexed books (cached, rebuilt when the index changes)."""
-    return _current()["vocabularies"]
+    """The vocabularies of the indexed books (empty while the index is being built)."""
+    index = current_index()
+    return index.vocabularies if index is not None else {}
 
 
 def books() -> dict:
     """Rulebook id -> Rulebook (without its raw text and report), cached with the
-    vocabularies. Copy an instance before handing it out."""
-    return _current()["books"]
+    fingerprint. Copy an instance before handing it out."""
+    return _refresh(block=False)["books"]

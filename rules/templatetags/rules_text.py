@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import groupby
 
 from django import template
 from django.utils.html import escape
@@ -20,15 +21,16 @@ def rules_body(text: str) -> SafeString:
     blocks = []
     for paragraph in (text or "").split("\n\n"):
         lines = [line for line in paragraph.split("\n") if line.strip()]
-        if not lines:
-            continue
-        if all(line.lstrip().startswith("|") for line in lines):
-            blocks.append(_table(lines))
-        elif all(_BULLET.match(line) for line in lines):
-            items = "".join(f"<li>{escape(_BULLET.sub('', line))}</li>" for line in lines)
-            blocks.append(f"<ul>{items}</ul>")
-        else:
-            blocks.append("<p>" + "<br>".join(escape(line) for line in lines) + "</p>")
+        # A table's rows may follow a line of text without a blank line between them.
+        for is_table, group in groupby(lines, key=lambda line: line.lstrip().startswith("|")):
+            block = list(group)
+            if is_table:
+                blocks.append(_table(block))
+            elif all(_BULLET.match(line) for line in block):
+                items = "".join(f"<li>{escape(_BULLET.sub('', line))}</li>" for line in block)
+                blocks.append(f"<ul>{items}</ul>")
+            else:
+                blocks.append("<p>" + "<br>".join(escape(line) for line in block) + "</p>")
     return mark_safe("\n".join(blocks))
 
 

@@ -80,3 +80,64 @@ def test_rule_urls_prefer_the_french_rulebook_over_the_french_quick_reference(
     import_rulebook(path=shared_dir / "rulebooks" / BOOKS["001"], slug=slug, lang=lang, game=game)
     assert rule_urls(language="fr")["AB-06"] == f"/rules/{slug}/unites-neutres/"
     assert rule_urls(language="en")["AB-06"].startswith("/rules/tmg-quick-reference-en/")
+
+
+def _french_rulebook_of_our_own():
+    """A small French TMG rulebook (our own words) stating two army-building rules."""
+    from rules.models import Section
+    from rules.search import index_book
+
+    book = Rulebook.objects.create(slug="tmg-fr", lang="fr", game="tmg", title="Règles")
+    for position, (slug, heading, body) in enumerate(
+        [
+            ("taille-de-la-partie", "Taille de la Partie", "Les joueurs fixent un total."),
+            ("unites-neutres", "Unités Neutres", "Elles rejoignent toute armée, à moitié."),
+            ("choix-du-general", "Choix du Général", "Une armée a un seul général."),
+        ]
+    ):
+        Section.objects.create(book=book, slug=slug, position=position, heading=heading, body=body)
+    index_book(book)
+    return book
+
+
+def test_rule_links_give_the_quick_reference_and_the_original_rulebook(quick_references):
+    from armybuilder.citations import rule_links
+
+    _french_rulebook_of_our_own()
+    link = rule_links(language="en")["AB-06"]
+    assert link.url.startswith("/rules/tmg-quick-reference-en/")
+    assert link.original_url == "/rules/tmg-fr/unites-neutres/"
+
+
+def test_rule_links_have_no_original_when_the_rulebook_is_in_the_readers_language(
+    quick_references,
+):
+    from armybuilder.citations import rule_links
+
+    _french_rulebook_of_our_own()
+    link = rule_links(language="fr")["AB-06"]
+    assert (link.url, link.original_url) == ("/rules/tmg-fr/unites-neutres/", None)
+
+
+def test_check_api_finding_links_the_original_rule_beside_the_quick_reference(
+    client, quick_references
+):
+    _french_rulebook_of_our_own()
+    finding = check(client, text=OVER_TMG).json()["findings"][0]
+    assert finding["rule"] == "AB-01"
+    assert finding["rule_url"] == "/rules/tmg-quick-reference-en/game-size/"
+    assert finding["rule_original_url"] == "/rules/tmg-fr/taille-de-la-partie/"
+
+
+def test_check_api_finding_has_no_original_without_a_rulebook(client, quick_references):
+    finding = check(client, text=OVER_TMG).json()["findings"][0]
+    assert "rule_url" in finding and "rule_original_url" not in finding
+
+
+def test_builder_finding_links_the_original_rule(client, quick_references):
+    _french_rulebook_of_our_own()
+    army_list = new_list(client)
+    add(client, army_list, Card.objects.get(game="tmg", external_id="10201"))
+    page = client.get(f"/lists/{army_list.pk}/edit/").content.decode()
+    assert 'href="/rules/tmg-quick-reference-en/commander/"' in page
+    assert 'href="/rules/tmg-fr/choix-du-general/"' in page

@@ -166,3 +166,20 @@ def test_army_list_pdf_refuses_a_missing_list(demo_data, params):
 def test_army_list_pdf_refuses_an_unknown_game(demo_data):
     with pytest.raises(DocumentError):
         render_pdf(kind="army-list", params={"text": STARK_40, "game": "chess"}, language="en")
+
+
+@pytest.mark.shared_data
+def test_english_army_list_pdf_cites_the_quick_reference_and_names_the_original_rule(
+    saved_stark, shared_dir
+):
+    import_rulebook(
+        path=shared_dir / "rulebooks" / "asoiaf-tmg-rules-1.5.fr.txt",
+        slug="asoiaf-tmg-rules-1-5-fr",
+        lang="fr",
+        game="tmg",
+    )
+    text = render_list({"list_id": saved_stark.pk}, language="en")
+    cited = text[text.index("Rules cited") :]
+    # "Orders" is summarised in the English quick reference; the French rule is named too.
+    assert "Key terms" in cited
+    assert "Original rule:" in cited and "Règles v1.5 — Ordres, p. 24" in cited

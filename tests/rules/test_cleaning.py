@@ -15,6 +15,7 @@ from rules.cleaning import (
     map_labels,
     markers,
     markup,
+    paragraphs,
     split_headings,
     whitespace,
 )
@@ -25,6 +26,7 @@ from rules.cleaning.lines import (
     MAP_LABEL,
     PAGE_HEADER,
     PAGE_NUMBER,
+    REJOINED,
     Line,
     map_text,
     to_lines,
@@ -364,3 +366,60 @@ def test_mark_missing_icons_leaves_french_spacing_before_a_colon():
 def test_map_text_leaves_noise_lines_alone():
     lines = [Line(no=1, text="  a  ", noise=HOSTING), Line(no=2, text="  b  ")]
     assert [line.text for line in map_text(lines, str.strip)] == ["  a  ", "b"]
+
+
+# --- paragraphs broken in the middle of a sentence ---------------------------------------
+
+
+def _reflowed(lines: list[Line]) -> str:
+    from rules.importing.splitting import paragraphs as reflow
+
+    return reflow(paragraphs.join_broken_paragraphs(lines))
+
+
+def test_join_broken_paragraphs_joins_a_bullet_continued_after_a_blank_line(excerpt):
+    # TMG: "• Les Attaques de Mêlée peuvent uniquement être effectuées" / "" / "par des…"
+    body = _reflowed(excerpt("001", 1498, 1500))
+    assert body.count("\n") == 0
+    assert body.startswith("•") and body.endswith("engagées.")
+
+
+def test_join_broken_paragraphs_marks_the_blank_line_and_deletes_nothing(excerpt):
+    lines = paragraphs.join_broken_paragraphs(excerpt("001", 1498, 1500))
+    assert [line.noise for line in lines] == ["", REJOINED, ""]
+
+
+def test_join_broken_paragraphs_keeps_the_next_bullet_apart(excerpt):
+    # TMG victory rules: each bullet wraps once, the next bullet starts its own line.
+    body = _reflowed(excerpt("001", 2658, 2664))
+    first, second = body.split("\n")[:2]
+    assert first.endswith("à la fin de chaque round.")
+    assert second.startswith("•")
+
+
+def test_join_broken_paragraphs_joins_persian_running_text(excerpt):
+    # AGoT (Persian) setup step 11: a sentence wraps after "این" with a blank line between.
+    body = _reflowed(excerpt("002", 244, 246))
+    assert body.count("\n") == 0 and "این مکان" in body
+
+
+def test_join_broken_paragraphs_leaves_a_persian_heading_alone(excerpt):
+    # A short line (a heading) followed by its text keeps its paragraph break.
+    lines = paragraphs.join_broken_paragraphs(excerpt("002", 170, 172))
+    assert REJOINED not in {line.noise for line in lines}
+
+
+def test_join_broken_paragraphs_keeps_a_break_after_closing_punctuation():
+    lines = paragraphs.join_broken_paragraphs(to_lines("Une phrase finie.\n\npuis une autre"))
+    assert REJOINED not in {line.noise for line in lines}
+
+
+def test_join_broken_paragraphs_keeps_a_list_after_a_colon():
+    text = "Effectuez les étapes suivantes :\n\n• première étape"
+    lines = paragraphs.join_broken_paragraphs(to_lines(text))
+    assert REJOINED not in {line.noise for line in lines}
+
+
+def test_join_broken_paragraphs_keeps_a_capitals_heading_apart():
+    lines = paragraphs.join_broken_paragraphs(to_lines("RÉSOLUTION DES ATTAQUES\n\npour résoudre"))
+    assert REJOINED not in {line.noise for line in lines}

@@ -381,13 +381,13 @@ def test_options_from_filename_skips_other_files(name):
     assert options_from_filename(name) is None
 
 
-@pytest.mark.parametrize("game", ["tmg", "tactics", "agot"])
+@pytest.mark.parametrize("game", ["tmg", "tactics", "agot", "hotk"])
 def test_shipped_quick_references_exist_in_english_and_french(game):
     assert (QUICKREF_DIR / f"{game}.en.md").is_file()
     assert (QUICKREF_DIR / f"{game}.fr.md").is_file()
 
 
-@pytest.mark.parametrize("game", ["tmg", "tactics", "agot"])
+@pytest.mark.parametrize("game", ["tmg", "tactics", "agot", "hotk"])
 def test_shipped_quick_references_share_their_section_keys(game):
     keys = {}
     for lang in ("en", "fr"):

@@ -265,3 +265,22 @@ def test_tactics_heading_has_its_parent_and_page(imported, heading, parent, page
 def test_tactics_missing_icons_are_marked_and_reported(imported):
     report = imported["004"].book.report
     assert any("missing icon" in warning for warning in report["warnings"])
+
+
+@pytest.mark.parametrize("number", sorted(BOOKS))
+def test_import_rulebook_leaves_no_markdown_markup_in_the_text(imported, number):
+    slug = IMPORTS[number][0]
+    bodies = Section.objects.filter(book__slug=slug).values_list("body", flat=True)
+    leaked = [body for body in bodies if "**" in body or "__" in body]
+    assert not leaked, leaked[:1]
+
+
+def test_tmg_bullets_wrapped_over_a_blank_line_are_one_paragraph(imported):
+    # "• Les Attaques de Mêlée peuvent uniquement être effectuées" / "" / "par des unités…"
+    melee = _section("001", "Attaque de Mêlée")
+    first = melee.body.split("\n\n")[0]
+    assert first.startswith("•") and first.endswith("par des unités engagées.")
+
+
+def test_tmg_paragraphs_rejoined_are_reported(imported):
+    assert imported["001"].book.report["noise_lines"].get("rejoined", 0) > 100

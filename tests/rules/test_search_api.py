@@ -174,3 +174,33 @@ def test_rules_api_is_in_the_openapi_schema(client):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").content.decode()
     assert "/api/v1/rules/search/" in schema
     assert "/api/v1/rules/sections/{id}/" in schema
+
+
+def test_rules_search_explain_says_why_a_section_ranked(client, books):
+    result = client.get(SEARCH, {"q": "messenger raven", "explain": "1"}).json()["results"][0]
+    explained = result["explain"]
+    assert result["heading"] == "Le Pion Corbeau Messager"
+    assert explained["units"][0]["query"] == "messenger raven"
+    assert explained["units"][0]["read_as"] == "term"
+    assert explained["units"][0]["where"] == "heading"
+    assert explained["defines"] == ["messenger-raven"]
+    assert set(explained["boosts"]) >= {"defines", "game", "language", "kind_penalty"}
+
+
+def test_rules_search_without_explain_has_no_explain(client, books):
+    result = client.get(SEARCH, {"q": "messenger raven"}).json()["results"][0]
+    assert "explain" not in result
+
+
+def test_rules_search_bad_explain_is_400(client, books):
+    response = client.get(SEARCH, {"q": "raven", "explain": "maybe"})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_explain"
+
+
+def test_rules_search_explain_is_in_the_openapi_schema(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    parameters = schema["paths"]["/api/v1/rules/search/"]["get"]["parameters"]
+    assert "explain" in {p["name"] for p in parameters}
+    result = schema["components"]["schemas"]["RulesSearchResult"]["properties"]
+    assert "explain" in result

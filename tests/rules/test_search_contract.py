@@ -265,3 +265,39 @@ def test_search_hit_section_has_its_book_loaded(library, django_assert_max_num_q
     hit = first("corbeau")
     with django_assert_max_num_queries(0):
         assert hit.section.book.slug
+
+
+# --- while the in-memory index is being built: the database backend answers --------------
+
+
+@pytest.fixture
+def without_index(monkeypatch):
+    """Searches as they run while a large index is still being built in the background."""
+    import rules.search.service as service
+
+    monkeypatch.setattr(service, "current_index", lambda: None)
+
+
+def test_search_sections_through_the_database_backend_ranks_alike(library, without_index):
+    assert first("corbeau messager", lang="fr").section.heading == "Le Pion Corbeau Messager"
+    assert first("messenger raven", lang="fa").section.heading == "توکن کلاغ پیام رسان"
+    assert first("panic test").section.heading == "Tests de Panique"
+
+
+def test_search_sections_through_the_database_backend_marks_snippets(library, without_index):
+    hit = first("ravitaillement", lang="fr")
+    assert "<mark>" in hit.heading_html
+
+
+def test_search_sections_through_the_database_backend_finds_nothing_for_noise(
+    library, without_index
+):
+    assert search_sections("zzyzx qwv") == []
+
+
+def test_warm_up_builds_the_index_of_a_small_corpus_at_once(library):
+    from rules.search.vocabulary import current_index, warm_up
+
+    index = warm_up()
+    assert index is not None and len(index) == Section.objects.count()
+    assert current_index() is index

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from rules.search.glossary import load_glossary, parse_glossary
+from rules.search.index import surface_words
 from rules.search.normalise import normalise, scripts
 from rules.search.query import Vocabulary, plan_query, source_langs
-from rules.search.vocabulary import surface_words
 
 # --- every language ------------------------------------------------------------------------
 
@@ -319,3 +319,70 @@ def test_plan_query_drops_stop_words_of_the_other_language():
     vocabularies = _vocabularies(fr="ordre de marche")
     plan = plan_query("the marche", ["fr"], load_glossary(), vocabularies)
     assert plan.langs["fr"].coverage({normalise("marche", "fr")}) == 1.0
+
+
+# --- the lexicon and the reading of a query (rules.search.query) --------------------------
+
+from rules.search.glossary import GAME, TERM, WORD, load_terms  # noqa: E402
+from rules.search.query import reading_weights  # noqa: E402
+
+
+def _units(plan, lang, reading):
+    lang_query = plan.langs[lang]
+    return lang_query.interpretations[lang_query.readings.index(reading)]
+
+
+def test_lexicon_is_ordinary_words_with_french_for_every_entry():
+    terms = load_terms()
+    words = [e for e in terms.entries if e.kind == WORD]
+    assert len(words) >= 200
+    assert all(e.terms["en"] and e.terms["fr"] for e in words)
+    assert {e.kind for e in terms.entries} == {TERM, WORD, GAME}
+
+
+def test_plan_query_translates_ordinary_english_words_into_french():
+    vocabularies = _vocabularies(fr="mesurer les distances avant la charge")
+    plan = plan_query("measure distances", ["fr"], load_terms(), vocabularies)
+    units = _units(plan, "fr", "en")
+    assert [u.origin for u in units] == ["word", "word"]
+    assert plan.langs["fr"].coverage(set(normalise("mesurer distances", "fr").split())) == 1.0
+
+
+def test_plan_query_translates_ordinary_french_words_into_persian():
+    vocabularies = _vocabularies(fa="عقب نشینی ماشین جنگی")
+    plan = plan_query("retraite des engins de siège", ["fa"], load_terms(), vocabularies)
+    tokens = set(normalise("عقب نشینی ماشین جنگی", "fa").split())
+    assert plan.langs["fa"].coverage(tokens) == 1.0
+
+
+def test_plan_query_reads_a_query_in_the_language_its_little_words_show():
+    assert reading_weights(["how", "many", "points"], ["en", "fr"]) == {"en": 1.0, "fr": 0.55}
+    assert reading_weights(["combien", "de", "points"], ["en", "fr"]) == {"en": 0.55, "fr": 1.0}
+    assert reading_weights(["charge", "bonus"], ["en", "fr"]) == {"en": 1.0, "fr": 1.0}
+
+
+def test_plan_query_drops_question_words():
+    plan = plan_query("what happens exactly", ["fr"], load_terms(), _vocabularies())
+    assert not plan
+
+
+def test_plan_query_takes_a_game_name_as_a_hint_not_as_words():
+    plan = plan_query("charge in tactics", ["fr"], load_terms(), _vocabularies())
+    assert plan.games == {"tactics": 1.0}
+    assert all("tactics" not in u.label for u in _units(plan, "fr", "en"))
+
+
+def test_plan_query_keeps_tactics_cards_a_term_of_the_miniatures_game():
+    plan = plan_query("discard tactics cards", ["fr"], load_terms(), _vocabularies())
+    assert plan.games == {}
+
+
+def test_plan_query_adds_french_verb_endings_the_books_hold():
+    vocabularies = _vocabularies(fr="les généraux coûtent zéro point")
+    plan = plan_query("cost", ["fr"], load_terms(), vocabularies)
+    assert plan.langs["fr"].coverage({"coutent"}) == 1.0
+
+
+def test_plan_query_does_not_read_a_persian_query_as_french_words():
+    plan = plan_query("دستور حمایت", ["fr", "fa"], load_terms(), _vocabularies())
+    assert plan.langs["fr"].readings == ("fa",)

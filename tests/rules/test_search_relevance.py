@@ -1,17 +1,23 @@
 """Relevance of the rules search over the REAL rulebooks (../shared/rulebooks).
 
-Our own test set: queries typed the way players type them (no accents, typos, the other
-language), each with the section expected first, named by book slug and words of its
-heading. The books are imported with `manage.py import_rulebook` (contracts §3) and
-indexed; the test asserts that at least 90 % of the queries rank the expected section
-first, and prints the misses. It runs on whichever database the suite runs on (CI: SQLite,
-then PostgreSQL).
+Two sets of our own, run on whichever database the suite runs on (CI: SQLite, then
+PostgreSQL), over the five books imported once with `manage.py import_rulebook`:
+
+- CASES below: 68 queries typed the way players type them (no accents, typos, the other
+  language), mostly the rules' own terms; at least 90 % rank the expected section first.
+- tests/rules/relevance/queries.jsonl: questions and fragments as players ask them,
+  written from the rules' content (plain words, numbers, procedures, the other language),
+  each with its expected sections and why (see the README there). The floor is below the
+  goal of 90 % first and 98 % in the top three (see TOP1_FLOOR); `manage.py
+  rules_relevance` prints the same table.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command, get_commands
@@ -19,6 +25,8 @@ from django.db import connection
 
 from rules.models import Rulebook, Section
 from rules.search import index_book, normalise, search_sections
+from rules.search.relevance import evaluate as evaluate_set
+from rules.search.relevance import load_cases
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
 
@@ -199,6 +207,15 @@ def evaluate(cases=CASES) -> tuple[list[Case], list[tuple[Case, str]]]:
     return found, missed
 
 
+@pytest.fixture(scope="module")
+def real_books(django_db_setup, django_db_blocker, shared_dir):
+    """The five rulebooks, imported once for this module (and removed afterwards)."""
+    with django_db_blocker.unblock():
+        importer = import_real_books(shared_dir / "rulebooks")
+        yield importer
+        Rulebook.objects.filter(slug__in=[slug for _, slug, _, _ in BOOKS]).delete()
+
+
 def test_search_relevance_test_set_is_large_and_multilingual():
     assert len(CASES) >= 30
     assert {lang for _, _, lang, _ in BOOKS} == {"fr", "fa"}
@@ -207,13 +224,44 @@ def test_search_relevance_test_set_is_large_and_multilingual():
     assert scripts_used == {"fa", "latin"}
 
 
-def test_search_relevance_real_rulebooks_rank_expected_section_first(shared_dir, capsys):
-    importer = import_real_books(shared_dir / "rulebooks")
+def test_search_relevance_real_rulebooks_rank_expected_section_first(real_books, capsys):
     found, missed = evaluate()
     share = len(found) / len(CASES)
     with capsys.disabled():
-        print(f"\nrules search relevance ({connection.vendor}, books from {importer}): ")
+        print(f"\nrules search relevance ({connection.vendor}, books from {real_books}): ")
         print(f"  {len(found)}/{len(CASES)} = {share:.0%} ranked first")
         for expected, what in missed:
             print(f"  miss: {expected} -> {what}")
     assert share >= TARGET, f"{share:.0%} < {TARGET:.0%}: {[str(c) for c, _ in missed]}"
+
+
+# --- the relevance set of questions as players ask them (tests/rules/relevance) -----------
+
+RELEVANCE_SET = Path(__file__).resolve().parent / "relevance" / "queries.jsonl"
+# The goal is 90 % first and 98 % in the top three (issue 15); the search reaches about 74 %
+# and 89 % (held-out questions: 64 % and 81 %). The floor guards what is reached, a few
+# points below it, so a change that loses ground fails; raise it as the search improves.
+TOP1_FLOOR, TOP3_FLOOR = 0.70, 0.85
+
+
+def test_relevance_set_is_large_varied_and_names_real_books():
+    cases = load_cases(RELEVANCE_SET)
+    books = json.loads((RELEVANCE_SET.parent / "books.json").read_text(encoding="utf-8"))
+    assert len(cases) >= 120 and len({c.id for c in cases}) == len(cases)
+    assert {c.lang for c in cases} == {"en", "fr", "fa"}
+    assert {c.book for c in cases} <= {book["slug"] for book in books["books"]}
+    assert {c.kind for c in cases} >= {"plain", "term", "number", "procedure", "game"}
+    assert all(c.why and c.expect for c in cases)
+    assert 0.2 <= sum(c.holdout for c in cases) / len(cases) <= 0.4
+
+
+def test_relevance_set_ranks_the_answer_first(real_books, capsys):
+    report = evaluate_set(load_cases(RELEVANCE_SET), search_sections)
+    top1, top3 = report.share(), report.share(top=3)
+    with capsys.disabled():
+        print(f"\nrelevance set on {connection.vendor} ({len(report.outcomes)} queries):")
+        print(report.table())
+        for line in report.misses():
+            print(f"  {line}")
+    assert top1 >= TOP1_FLOOR, f"top-1 {top1:.0%} < {TOP1_FLOOR:.0%}"
+    assert top3 >= TOP3_FLOOR, f"top-3 {top3:.0%} < {TOP3_FLOOR:.0%}"

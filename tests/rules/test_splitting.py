@@ -79,7 +79,7 @@ def test_build_sections_falls_back_to_pages_without_headings():
 
 
 def test_build_sections_falls_back_to_parts_without_headings_or_pages():
-    text = "\n\n".join(f"paragraph number {n} of a text without any heading" for n in range(45))
+    text = "\n\n".join(f"Paragraph number {n} of a text without any heading." for n in range(45))
     sections = _sections(text, lang="fr")
     assert [s.heading for s in sections] == ["Partie 1", "Partie 2"]
 
@@ -108,6 +108,13 @@ def test_build_sections_moves_a_novel_quote_into_a_flavour_child():
 def test_paragraphs_reflows_wrapped_lines_and_keeps_list_items():
     lines = to_lines("a sentence cut\nin two\n\n- first item\n- second item")
     assert paragraphs(lines) == "a sentence cut in two\n\n- first item\n- second item"
+
+
+def test_paragraphs_keeps_table_rows_and_the_text_after_them_apart():
+    lines = to_lines("| Mode | VP |\n|---|---|\n| Feu et Sang | 2 |\nLe reste du texte\nsuit.")
+    assert paragraphs(lines) == (
+        "| Mode | VP |\n|---|---|\n| Feu et Sang | 2 |\nLe reste du texte suit."
+    )
 
 
 def test_paragraphs_skips_noise_lines():

@@ -6,7 +6,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rules.cleaning.lines import DROPPED_REASONS, JOINED
+from rules.cleaning.lines import DROPPED_REASONS, JOINED, REJOINED
 from rules.services import STAGES, ImportResult, RulebookImportError, import_rulebook
 
 MAX_WARNINGS_SHOWN = 12
@@ -100,7 +100,8 @@ def format_report(result: ImportResult) -> str:
         f"  sections: {report.get('sections')} ({kinds}); chapters: {report.get('chapters')}",
         f"  headings repaired: {report.get('headings_repaired')}; "
         f"translation keys: {report.get('rule_keys')}",
-        f"  lines dropped as noise: {dropped or 'none'}; lines joined to the previous: {joined}",
+        f"  lines dropped as noise: {dropped or 'none'}; lines joined to the previous: {joined}; "
+        f"paragraphs rejoined: {noise.get(REJOINED, 0)}",
         f"  text kept: {report.get('coverage', 0) * 100:.2f}% of the words, "
         f"{report.get('lines_verbatim', 0) * 100:.2f}% of the lines verbatim",
         f"  sections created {result.created}, updated {result.updated}, "

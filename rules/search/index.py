@@ -1,0 +1,752 @@
+"""The search index in memory: postings of the normalised sections, the vocabulary of each
+language and the concept map, ranked with numpy (pure Python, no Django import).
+
+    index = SearchIndex(rows, terms)                 # rows: SectionRow, any order
+    ranked = index.rank(plan, scope=…, limit=20)     # [Ranked(position, score), …] best first
+    index.explain(plan, ranked[0].position)          # why that section ranked (matched terms…)
+
+A query is a `QueryPlan` (rules.search.query): per book language, interpretations made of
+units, each unit a set of alternative phrases. A section's score:
+
+    20 × coverage            weighted share of the query's units found in the section:
+                             a unit weighs its IDF (rare words count more, words no book of
+                             that language holds count nothing) times its origin (game term
+                             1, lexicon word 0.8, a word kept as typed in another language
+                             0.5, another script 0.2) times the reading's likelihood (an
+                             English query's French reading counts 0.55); a unit found in
+                             the body counts 0.5 to 1 (saturating with repetitions, less in
+                             long sections), found in the heading 1
+    + 4 × heading coverage   the same share, in the heading alone
+    + 3 × defines            share of the query's game terms the section defines (its
+                             heading names them, or it holds a glossary entry for them):
+                             the concept map
+    + 2.5 × game             the likelihood of the section's game given the query (games
+                             it names, and how its words are spread over the games' books);
+                             only when no game or book filter is set
+    + 1 × heading focus      when the heading holds every unit: share of its words that
+                             are the query's
+    − kind penalty           credits 8, front matter 6, flavour 4, example 2.5, card 1,
+                             page 0.5: rules come before examples and flavour
+
+Sections that match no unit are left out. Both database backends feed the same rows, so
+ranking does not depend on the database.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .concepts import HEADING_KINDS, entry_terms, heading_terms
+from .glossary import TERM, Glossary
+from .normalise import LANGS, fold_accents, tokens, word_tokens, words
+from .query import LangQuery, QueryPlan, Unit, Vocabulary
+
+W_COVERAGE = 20.0
+W_HEADING = 2.0
+W_DEFINES = 1.5
+W_GAME = 2.5
+GAME_SHARPNESS = 3.0  # log-likelihoods are per unit of query weight: sharpen them
+W_NAMED_GAME = 15.0  # the query names the section's game ("… in tactics")
+W_FOCUS = 1.0
+# Text that is mostly short lines (card reprints, component lists, diagram labels) is not
+# where a rule is explained: up to this much off, by the share of the text not in sentences.
+W_FRAGMENTS = 8.0
+W_LANGUAGE = 3.0  # the book is in the language the query is written in (half: same script)
+KIND_PENALTY = {
+    "credits": 8.0,
+    "front": 6.0,
+    "flavour": 4.0,
+    "example": 2.5,
+    "card": 1.0,
+    "page": 0.5,
+}
+# Body matches: 0.5 for one occurrence in a section of average length, up to 1.
+K1, B = 1.2, 0.6
+PROSE_WORDS = 7
+PASSAGES = 64  # lines told apart per section (the rest count as the last one)
+PASSAGE_CANDIDATES = 30  # sections whose best paragraph is scored (the best so far)
+W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
+ALL_PASSAGES = np.uint64(2**64 - 1)
+
+
+class SectionRow(NamedTuple):
+    id: int
+    book_id: int
+    lang: str
+    game: str
+    kind: str
+    position: int
+    search_heading: str
+    search_body: str
+    heading: str = ""
+    body: str = ""
+    rule_key: str = ""  # with the book's edition: the same rule in other languages
+    edition: str = ""
+
+
+class Ranked(NamedTuple):
+    position: int  # index of the section in the SearchIndex
+    score: float
+
+
+@dataclass
+class _Vectors:
+    """Per-query cache of dense vectors (one float or bool per section)."""
+
+    body: dict[str, np.ndarray] = field(default_factory=dict)
+    head: dict[str, np.ndarray] = field(default_factory=dict)
+    units: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    idf: dict[tuple, float] = field(default_factory=dict)
+    games: dict[tuple, dict[str, float]] = field(default_factory=dict)
+    best_passage: dict[int, int] = field(default_factory=dict)  # section -> its best line
+
+
+class SearchIndex:
+    """Postings and statistics of a set of sections (all the indexed books, or, while that
+    index is being built, the candidates a database backend returned)."""
+
+    def __init__(
+        self,
+        rows: Iterable[SectionRow],
+        terms: Glossary,
+        *,
+        fingerprint: object = None,
+        uniform_idf: bool = False,
+        surface_words: bool = True,
+    ) -> None:
+        self.fingerprint = fingerprint
+        self.terms = terms
+        self.uniform_idf = uniform_idf
+        # Sections of one language stand together: a query's units are scored on the
+        # slice of each language it is read in.
+        rows = sorted(rows, key=lambda r: (_LANG_ORDER.get(r.lang, len(LANGS)), r.id))
+        self.size = n = len(rows)
+        self.ids = np.fromiter((r.id for r in rows), dtype=np.int64, count=n)
+        self.book_ids = np.fromiter((r.book_id for r in rows), dtype=np.int64, count=n)
+        self.positions = np.fromiter((r.position for r in rows), dtype=np.int64, count=n)
+        self.langs = [r.lang for r in rows]
+        self.games = [r.game for r in rows]
+        self.kinds = [r.kind for r in rows]
+        self.kind_penalty = np.fromiter(
+            (KIND_PENALTY.get(r.kind, 0.0) for r in rows), dtype=np.float32, count=n
+        )
+        self.lang_masks = {lang: np.array([x == lang for x in self.langs], bool) for lang in LANGS}
+        self.ranges = {}
+        for lang, mask in self.lang_masks.items():
+            at = np.flatnonzero(mask)
+            self.ranges[lang] = (int(at[0]), int(at[-1]) + 1) if at.size else (0, 0)
+        self.game_masks = {
+            game: np.array([x == game for x in self.games], bool) for game in set(self.games)
+        }
+        self.game_names = sorted(self.game_masks)
+        self.game_codes = np.array([self.game_names.index(g) for g in self.games], dtype=np.int64)
+        # Per language, the games with books in it and their number of sections.
+        self.game_sizes = {
+            lang: {
+                game: int(np.count_nonzero(mask & self.lang_masks[lang]))
+                for game, mask in self.game_masks.items()
+                if (mask & self.lang_masks[lang]).any()
+            }
+            for lang in LANGS
+        }
+        self._scopes: dict[tuple, np.ndarray] = {}
+        self.heading_sizes = np.zeros(n, dtype=np.float32)
+        self.prose = np.fromiter((_prose_share(r.body) for r in rows), dtype=np.float32, count=n)
+        editions: dict[tuple[str, str], list[int]] = {}
+        for position, row in enumerate(rows):
+            if row.rule_key and row.edition:
+                editions.setdefault((row.edition, row.rule_key), []).append(position)
+        self.translations = {p: group for group in editions.values() if len(group) > 1
+                             for p in group}  # fmt: skip
+        body_postings: dict[str, list[int]] = {}
+        body_counts: dict[str, list[int]] = {}
+        head_postings: dict[str, list[int]] = {}
+        lengths = np.zeros(n, dtype=np.float32)
+        frequencies: dict[str, Counter] = {lang: Counter() for lang in LANGS}
+        chunks: dict[str, set[str]] = {lang: set() for lang in LANGS}
+        defines: dict[str, list[int]] = {}
+        body_masks: dict[str, list[int]] = {}
+        for position, row in enumerate(rows):
+            heading_tokens = row.search_heading.split()
+            body_tokens = row.search_body.split()
+            lengths[position] = len(body_tokens)
+            self.heading_sizes[position] = len(set(heading_tokens))
+            masks: dict[str, int] = {}
+            for number, paragraph in enumerate(row.search_body.split("\n")):
+                bit = 1 << min(number, PASSAGES - 1)
+                for token in paragraph.split():
+                    masks[token] = masks.get(token, 0) | bit
+            for token, count in Counter(body_tokens).items():
+                body_postings.setdefault(token, []).append(position)
+                body_counts.setdefault(token, []).append(count)
+                body_masks.setdefault(token, []).append(masks[token])
+            for token in set(heading_tokens):
+                head_postings.setdefault(token, []).append(position)
+            if row.lang in frequencies:
+                frequencies[row.lang].update(set(heading_tokens) | set(body_tokens))
+                if surface_words:
+                    chunks[row.lang].update(row.heading.split())
+                    chunks[row.lang].update(row.body.split())
+            for concept in self._defined_concepts(row, heading_tokens):
+                defines.setdefault(concept, []).append(position)
+        average = float(lengths.mean()) if n else 1.0
+        norm = K1 * (1 - B + B * lengths / max(average, 1.0))
+        self.body = {}
+        for token, positions in body_postings.items():
+            at = np.array(positions, dtype=np.int32)
+            tf = np.array(body_counts[token], dtype=np.float32)
+            self.body[token] = (
+                at,
+                (0.5 + 0.5 * tf / (tf + norm[at])).astype(np.float32),
+                np.array(body_masks[token], dtype=np.uint64),
+            )
+        self.head = {t: np.array(p, dtype=np.int32) for t, p in head_postings.items()}
+        self.defines = {c: np.array(sorted(set(p)), dtype=np.int32) for c, p in defines.items()}
+        self.vocabularies = {
+            lang: Vocabulary(
+                frequencies[lang], terms.vocabulary(lang), _surfaces(chunks[lang], lang, terms)
+            )
+            for lang in LANGS
+        }
+
+    def __len__(self) -> int:
+        return self.size
+
+    def scope(self, book_ids) -> np.ndarray:
+        """The sections of these books (a bool per section), cached per set of books."""
+        key = tuple(sorted(book_ids))
+        found = self._scopes.get(key)
+        if found is None:
+            if len(self._scopes) > 64:
+                self._scopes.clear()
+            found = self._scopes[key] = np.isin(self.book_ids, key)
+        return found
+
+    def _defined_concepts(self, row: SectionRow, heading_tokens: list[str]) -> set[str]:
+        """Glossary terms the section defines: its heading names them, or its body holds a
+        glossary-style entry for them."""
+        found: set[str] = set()
+        if row.kind in HEADING_KINDS:
+            for term in heading_terms(row.heading):
+                words_of_term = tokens(term, row.lang)
+                for match in self.terms.find(words_of_term, row.lang):
+                    # The heading is the term, maybe with one more word ("Le Pion X").
+                    if match.end - match.start >= len(words_of_term) - 1:
+                        found.update(e.key for e in match.entries if e.kind == TERM)
+        for term in entry_terms(row.body):
+            for entry in self.terms.lookup(tokens(term, row.lang), row.lang):
+                if entry.kind == TERM:
+                    found.add(entry.key)
+        return found
+
+    # --- vectors -----------------------------------------------------------------------
+
+    def _body(self, token: str, cache: _Vectors) -> np.ndarray:
+        found = cache.body.get(token)
+        if found is None:
+            found = np.zeros(self.size, dtype=np.float32)
+            posting = self.body.get(token)
+            if posting is not None:
+                found[posting[0]] = posting[1]
+            cache.body[token] = found
+        return found
+
+    def _lines_at(self, token: str, positions: np.ndarray) -> np.ndarray:
+        """For sections at `positions` (sorted or not), a bit per line holding the token."""
+        found = np.zeros(positions.size, dtype=np.uint64)
+        posting = self.body.get(token)
+        if posting is not None:
+            at, present = _located(posting[0], positions)
+            found[present] = posting[2][at[present]]
+        return found
+
+    def _head(self, token: str, cache: _Vectors) -> np.ndarray:
+        found = cache.head.get(token)
+        if found is None:
+            found = np.zeros(self.size, dtype=bool)
+            posting = self.head.get(token)
+            if posting is not None:
+                found[posting] = True
+            cache.head[token] = found
+        return found
+
+    def _unit(self, unit: Unit, lang: str, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:
+        """(match, heading) for a unit over the sections of `lang` (the language's slice):
+        match in 0..1 (1 in the heading), heading bool."""
+        found = self._unit_all(unit, lang, cache)
+        return found[0], found[1]
+
+    def _unit_all(self, unit: Unit, lang: str, cache: _Vectors):
+        key = (unit.alternatives, lang)
+        found = cache.units.get(key)
+        if found is None:
+            found = cache.units[key] = self._unit_vectors(unit, lang, cache)
+        return found
+
+    def _unit_vectors(self, unit: Unit, lang: str, cache: _Vectors):
+        """(match, heading, focus) over the slice of `lang`: match in 0..1 (1 in the
+        heading), heading bool, and the number of heading words of the longest alternative
+        the heading holds whole. One-word alternatives are scattered from their postings."""
+        start, end = self.ranges[lang]
+        size = end - start
+        match = np.zeros(size, dtype=np.float32)
+        heading = np.zeros(size, dtype=bool)
+        focus = np.zeros(size, dtype=np.float32)
+        for phrase in unit.alternatives:
+            if len(phrase) == 1:
+                posting = self.body.get(phrase[0])
+                if posting is not None:
+                    low, high = np.searchsorted(posting[0], (start, end))
+                    at = posting[0][low:high] - start
+                    match[at] = np.maximum(match[at], posting[1][low:high])
+                posting = self.head.get(phrase[0])
+                if posting is not None:
+                    low, high = np.searchsorted(posting, (start, end))
+                    at = posting[low:high] - start
+                    heading[at] = True
+                    focus[at] = np.maximum(focus[at], 1.0)
+                continue
+            body = self._body(phrase[0], cache)[start:end]
+            head = self._head(phrase[0], cache)[start:end]
+            for token in phrase[1:]:
+                body = np.minimum(body, self._body(token, cache)[start:end])
+                head = head & self._head(token, cache)[start:end]
+            np.maximum(match, body, out=match)
+            heading |= head
+            np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
+        match[heading] = 1.0
+        return match, heading, focus
+
+    def _unit_idf(self, unit: Unit, lang: str, cache: _Vectors) -> float:
+        key = (unit.alternatives, lang)
+        found = cache.idf.get(key)
+        if found is None:
+            found = cache.idf[key] = self._idf(self._unit(unit, lang, cache)[0], lang)
+        return found
+
+    def _idf(self, match: np.ndarray, lang: str) -> float:
+        """IDF of a unit from its match over the language's slice."""
+        df = int(np.count_nonzero(match))
+        if df == 0:
+            return 0.0
+        if self.uniform_idf:
+            return 1.0
+        total = match.size
+        return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+
+    # --- ranking -----------------------------------------------------------------------
+
+    def rank(
+        self,
+        plan: QueryPlan,
+        *,
+        scope: np.ndarray | None = None,
+        limit: int = 20,
+        game_boost: bool = True,
+    ) -> tuple[list[Ranked], _Vectors]:
+        """The best `limit` sections for the plan (within `scope`, a bool per section), and
+        the vectors computed on the way (for `doc_tokens`)."""
+        scores, matched, cache = self.scores(plan, scope=scope, game_boost=game_boost)
+        candidates = np.flatnonzero(matched)
+        if candidates.size == 0:
+            return [], cache
+        wanted = limit * 2 + 10  # room for translations folded into one result
+        if candidates.size > wanted:
+            top = np.argpartition(-scores[candidates], wanted - 1)[:wanted]
+            candidates = candidates[top]
+        order = sorted(
+            candidates.tolist(),
+            key=lambda p: (-round(float(scores[p]), 4), self.book_ids[p], self.positions[p]),
+        )
+        return self._fold_translations(order, scores, matched, plan)[:limit], cache
+
+    def _fold_translations(self, order, scores, matched, plan) -> list[Ranked]:
+        """One result per rule: where a rule matches in several languages of one edition
+        (the French and Persian board game), it ranks at its best score and is shown in the
+        reader's language (else the same script, else where it scored best)."""
+        preference = self._reader_language(plan)
+        seen: set[int] = set()
+        ranked = []
+        for position in order:
+            if position in seen:
+                continue
+            group = [p for p in self.translations.get(position, (position,)) if matched[p]]
+            seen.update(group)
+            shown = max(group, key=lambda p: (preference[p], scores[p]))
+            ranked.append(Ranked(shown, float(max(scores[p] for p in group))))
+        return ranked
+
+    def scores(
+        self, plan: QueryPlan, *, scope: np.ndarray | None = None, game_boost: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, _Vectors]:
+        """(score, matched) per section, and the vectors computed on the way."""
+        cache = _Vectors()
+        best = np.zeros(self.size, dtype=np.float32)
+        concepts: dict[str, float] = {}
+        evidence: dict[str, float] = {}
+        label_idf = self._label_idf(plan, cache)
+        readings: list = []
+        for lang, lang_query in plan.langs.items():
+            start, end = self.ranges[lang]
+            if start == end:
+                continue
+            for number, interpretation in enumerate(lang_query.interpretations):
+                parts = self._interpretation(lang_query, interpretation, cache, label_idf)
+                if parts is None:
+                    continue
+                total, heading, weight_sum, unit_weights = parts
+                coverage = total / weight_sum
+                score = W_COVERAGE * coverage + W_HEADING * heading / weight_sum
+                reading = lang_query.reading_weight(number)
+                score *= reading
+                np.maximum(best[start:end], score, out=best[start:end])
+                for unit, weight, *_rest in unit_weights:
+                    if unit.concept:
+                        concepts[unit.concept] = max(concepts.get(unit.concept, 0.0), weight)
+                reach = reading * float(coverage.max())
+                self._game_evidence(unit_weights, lang, reach, evidence, cache)
+                readings.append((lang, reading, weight_sum, unit_weights))
+        matched = best > 0
+        if scope is not None:
+            matched &= scope
+        if not matched.any():
+            return best, matched, cache
+        score = best.copy()
+        score += W_DEFINES * self._defines(concepts)
+        if game_boost:
+            score += W_GAME * self._game_prior(plan, evidence)
+            score += W_NAMED_GAME * self._named_games(plan)
+        score += W_FOCUS * self._focus(plan, cache)
+        score += W_LANGUAGE * self._reader_language(plan)
+        score -= self.kind_penalty
+        score -= W_FRAGMENTS * (1.0 - self.prose)
+        self._add_passages(score, matched, readings, cache)
+        return score, matched, cache
+
+    def _add_passages(self, score: np.ndarray, matched: np.ndarray, readings, cache) -> None:
+        """Add W_PASSAGE × the best passage's weighted share of the query (a passage is two
+        consecutive lines; the heading counts in every one) to the best PASSAGE_CANDIDATES
+        sections: an answer whose words stand together beats one whose words are scattered
+        over a chapter or a glossary."""
+        candidates = np.flatnonzero(matched)
+        if candidates.size > PASSAGE_CANDIDATES:
+            top = np.argpartition(-score[candidates], PASSAGE_CANDIDATES - 1)
+            candidates = candidates[top[:PASSAGE_CANDIDATES]]
+        best = np.zeros(candidates.size, dtype=np.float32)
+        for lang, reading, weight_sum, unit_weights in readings:
+            start, end = self.ranges[lang]
+            inside = (candidates >= start) & (candidates < end)
+            if not inside.any():
+                continue
+            local = np.where(inside, candidates - start, 0)
+            share = np.zeros((candidates.size, PASSAGES), dtype=np.float32)
+            for unit, _importance, _match, credit, head in unit_weights:
+                if not credit:
+                    continue
+                bits = np.zeros(candidates.size, dtype=np.uint64)
+                for phrase in unit.alternatives:
+                    phrase_bits = self._lines_at(phrase[0], candidates)
+                    for token in phrase[1:]:
+                        phrase_bits = phrase_bits & self._lines_at(token, candidates)
+                    bits |= phrase_bits
+                bits |= bits >> np.uint64(1)  # a passage is a line and the next one
+                bits[head[local] & inside] = ALL_PASSAGES
+                unpacked = np.unpackbits(bits.view(np.uint8).reshape(-1, 8), axis=1,
+                                         bitorder="little")  # fmt: skip
+                share += credit * unpacked
+            value = np.where(inside, reading * share.max(axis=1) / weight_sum, 0.0)
+            better = value > best
+            for at, line in zip(candidates[better], share.argmax(axis=1)[better], strict=True):
+                cache.best_passage[int(at)] = int(line)
+            np.maximum(best, value, out=best)
+        score[candidates] += W_PASSAGE * best
+
+    def _reader_language(self, plan: QueryPlan) -> np.ndarray:
+        """1 for sections in the language the query is written in, 0.5 in another language of
+        the same script (French for an English query), else 0: of two editions of a rule,
+        the reader gets the one they can read first."""
+        preference = np.zeros(self.size, dtype=np.float32)
+        for lang, mask in self.lang_masks.items():
+            weight = plan.sources.get(lang, 0.0)
+            if weight >= 1.0:
+                value = 1.0
+            elif weight > 0 or (plan.sources and lang != "fa" and "fa" not in plan.sources):
+                value = 0.5
+            else:
+                value = 0.0
+            preference[mask] = value
+        return preference
+
+    def _label_idf(self, plan: QueryPlan, cache: _Vectors) -> dict[str, float]:
+        """For each query word (unit label), its importance: its highest weight × IDF in
+        any language searched. It is what the word counts in every language's share, so a
+        book whose language lacks the query's key word (or holds it only as a foreign word)
+        does not look complete without it; a word no book holds (an untranslated "happens")
+        counts nowhere."""
+        found: dict[str, float] = {}
+        for lang_query in plan.langs.values():
+            for interpretation in lang_query.interpretations:
+                for unit in interpretation:
+                    weight = unit.weight * self._unit_idf(unit, lang_query.lang, cache)
+                    found[unit.label] = max(found.get(unit.label, 0.0), weight)
+        return found
+
+    def _interpretation(self, lang_query: LangQuery, interpretation, cache, label_idf):
+        """(coverage numerator, heading numerator, weight sum, units) over the slice of the
+        query's language; None when no unit weighs anything."""
+        start, end = self.ranges[lang_query.lang]
+        total = np.zeros(end - start, dtype=np.float32)
+        heading = np.zeros(end - start, dtype=np.float32)
+        weight_sum = 0.0
+        unit_weights = []
+        for unit in interpretation:
+            match, head = self._unit(unit, lang_query.lang, cache)
+            credit = unit.weight * self._unit_idf(unit, lang_query.lang, cache)
+            # A word read in this language weighs its own IDF here; one this language lacks,
+            # or holds only as a foreign word, weighs what it does where it is read.
+            importance = credit
+            if not credit or unit.origin == "foreign":
+                importance = max(label_idf.get(unit.label, 0.0), credit)
+            if importance <= 0:
+                continue
+            weight_sum += importance
+            if credit:
+                total += credit * match
+                heading += credit * head
+            unit_weights.append((unit, importance, match, credit, head))
+        if weight_sum <= 0:
+            return None
+        return total, heading, weight_sum, unit_weights
+
+    def _defines(self, concepts: Mapping[str, float]) -> np.ndarray:
+        bonus = np.zeros(self.size, dtype=np.float32)
+        total = sum(concepts.values())
+        for concept, weight in concepts.items():
+            at = self.defines.get(concept)
+            if at is not None and total:
+                bonus[at] += weight / total
+        return bonus
+
+    def _game_evidence(
+        self, unit_weights, lang: str, reach: float, evidence: dict, cache: _Vectors
+    ) -> None:
+        """Add one reading's vote to `evidence` (game -> votes): naive Bayes over its units,
+        among the games with books in its language (each unit's weight times the log of the
+        share of the game's sections that hold it: "units" points at the miniatures game,
+        "squares" at Tactics), as likelihoods summing to `reach` (the reading's weight times
+        the best coverage it finds: a reading that answers little votes little)."""
+        sizes = self.game_sizes[lang]
+        log_likelihood = dict.fromkeys(sizes, 0.0)
+        for unit, weight, match, *_rest in unit_weights:
+            held = cache.games.get((unit.alternatives, lang))
+            if held is None:
+                start, end = self.ranges[lang]
+                counts = np.bincount(self.game_codes[start:end][match > 0],
+                                     minlength=len(self.game_names))  # fmt: skip
+                held = {g: float(counts[self.game_names.index(g)]) for g in sizes}
+                cache.games[(unit.alternatives, lang)] = held
+            for game, count in sizes.items():
+                log_likelihood[game] += weight * math.log((held[game] + 0.5) / (count + 1.0))
+        for game, share in _softmax(log_likelihood, GAME_SHARPNESS).items():
+            evidence[game] = evidence.get(game, 0.0) + reach * share
+
+    def _game_prior(self, plan: QueryPlan, evidence: Mapping[str, float]) -> np.ndarray:
+        """Per section, the likelihood of its game given the query's words (0..1, summing
+        to 1 over the games)."""
+        prior = np.zeros(self.size, dtype=np.float32)
+        for game, share in self.game_likelihood(evidence).items():
+            prior[self.game_masks[game]] = share
+        return prior
+
+    def _named_games(self, plan: QueryPlan) -> np.ndarray:
+        named = np.zeros(self.size, dtype=np.float32)
+        for game, weight in plan.games.items():
+            mask = self.game_masks.get(game)
+            if mask is not None:
+                named[mask] = weight
+        return named
+
+    def game_likelihood(self, evidence: Mapping[str, float]) -> dict[str, float]:
+        """The games' likelihoods (summing to 1) from the readings' votes."""
+        total = sum(evidence.values())
+        return {g: v / total for g, v in evidence.items()} if total > 0 else {}
+
+    def _focus(self, plan: QueryPlan, cache: _Vectors) -> np.ndarray:
+        """Share of a heading's words that belong to query phrases it holds whole (a
+        heading that says little else than the question ranks above a longer one)."""
+        best = np.zeros(self.size, dtype=np.float32)
+        for lang, lang_query in plan.langs.items():
+            start, end = self.ranges[lang]
+            for interpretation in lang_query.interpretations:
+                hits = np.zeros(end - start, dtype=np.float32)
+                for unit in interpretation:
+                    hits += self._unit_all(unit, lang, cache)[2]
+                np.maximum(best[start:end], hits, out=best[start:end])
+        return np.minimum(np.divide(best, np.maximum(self.heading_sizes, 1.0)), 1.0)
+
+    # --- reading a result --------------------------------------------------------------
+
+    def doc_tokens(self, lang_query: LangQuery, positions: list[int]) -> dict[int, set[str]]:
+        """The query tokens each section at `positions` holds (heading or body)."""
+        wanted = np.array(positions, dtype=np.int64)
+        found: dict[int, set[str]] = {position: set() for position in positions}
+        for token in lang_query.all_tokens:
+            for posting in (self.body.get(token, (None,))[0], self.head.get(token)):
+                if posting is None:
+                    continue
+                _at, present = _located(posting, wanted)
+                for position in wanted[present].tolist():
+                    found[position].add(token)
+        return found
+
+    def explain(self, plan: QueryPlan, position: int, *, game_boost: bool = True) -> dict:
+        """Why one section scored what it did: the reading that counted, each unit with what
+        it matched and where, and the bonuses and penalty."""
+        cache = _Vectors()
+        lang = self.langs[position]
+        lang_query = plan.langs.get(lang)
+        best: dict = {"coverage": 0.0, "units": [], "reading": None}
+        best_value = -1.0
+        concepts: dict[str, float] = {}
+        evidence: dict[str, float] = {}
+        label_idf = self._label_idf(plan, cache)
+        for other, other_query in plan.langs.items():
+            for number, interpretation in enumerate(other_query.interpretations):
+                parts = self._interpretation(other_query, interpretation, cache, label_idf)
+                if parts is None:
+                    continue
+                for unit, weight, *_rest in parts[3]:
+                    if unit.concept:
+                        concepts[unit.concept] = max(concepts.get(unit.concept, 0.0), weight)
+                coverage = parts[0] / parts[2]
+                reach = other_query.reading_weight(number) * float(coverage.max(initial=0.0))
+                self._game_evidence(parts[3], other, reach, evidence, cache)
+        if lang_query is not None:
+            for number, interpretation in enumerate(lang_query.interpretations):
+                parts = self._interpretation(lang_query, interpretation, cache, label_idf)
+                if parts is None:
+                    continue
+                total, heading, weight_sum, unit_weights = parts
+                local = position - self.ranges[lang][0]
+                reading = lang_query.reading_weight(number)
+                coverage = float(total[local]) / weight_sum
+                if coverage * reading <= best_value:
+                    continue
+                best_value = coverage * reading
+                best = {
+                    "coverage": round(coverage, 3),
+                    "heading_coverage": round(float(heading[local]) / weight_sum, 3),
+                    "reading": lang_query.readings[number]
+                    if number < len(lang_query.readings)
+                    else lang,
+                    "reading_weight": reading,
+                    "units": [
+                        _unit_explanation(
+                            unit, weight / weight_sum, match[local], position, self, cache
+                        )
+                        for unit, weight, match, *_rest in unit_weights
+                    ],
+                }
+        defined = sorted(c for c in concepts if position in set(self.defines.get(c, ())))
+        likelihood = self.game_likelihood(evidence) if game_boost else {}
+        game = self.games[position]
+        return {
+            **best,
+            "defines": defined,
+            "boosts": {
+                "defines": round(float(W_DEFINES * self._defines(concepts)[position]), 3),
+                "game": round(W_GAME * likelihood.get(game, 0.0), 3),
+                "game_named": W_NAMED_GAME if game_boost and game in plan.games else 0.0,
+                "heading_focus": round(float(W_FOCUS * self._focus(plan, cache)[position]), 3),
+                "language": round(float(W_LANGUAGE * self._reader_language(plan)[position]), 3),
+                "kind_penalty": -float(self.kind_penalty[position]),
+                "fragments": -round(float(W_FRAGMENTS * (1.0 - self.prose[position])), 3),
+            },
+            "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},
+            "games_named": sorted(plan.games),
+        }
+
+
+_LIST_LINE = re.compile(r"^\s*(?:[-–—•♦◆*]|\d{1,2}[.)]|[۰-۹]{1,2}[.)])\s")
+_SENTENCE_END = re.compile(r"[.:;!?؟…)»]\s*$")
+
+
+_LANG_ORDER = {lang: number for number, lang in enumerate(LANGS)}
+
+
+def _located(postings: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(index in `postings`, whether found) for each of `positions` (postings sorted)."""
+    at = np.searchsorted(postings, positions)
+    at = np.minimum(at, max(postings.size - 1, 0))
+    present = postings[at] == positions if postings.size else np.zeros(positions.size, bool)
+    return at, present
+
+
+def _prose_share(body: str) -> float:
+    """Share of a body's characters in lines of text: lines of at least PROSE_WORDS words,
+    list items, or lines ending a sentence (1.0 for an empty body: nothing to hold against
+    it). Card reprints and component lists are made of the other kind."""
+    total = prose = 0
+    for line in body.splitlines():
+        size = len(line)
+        total += size
+        if len(line.split()) >= PROSE_WORDS or _LIST_LINE.match(line) or _SENTENCE_END.search(line):
+            prose += size
+    return prose / total if total else 1.0
+
+
+def _softmax(values: Mapping[str, float], sharpness: float) -> dict[str, float]:
+    if not values:
+        return {}
+    top = max(values.values())
+    weights = {key: math.exp(sharpness * (value - top)) for key, value in values.items()}
+    total = sum(weights.values())
+    return {key: weight / total for key, weight in weights.items()}
+
+
+def _unit_explanation(unit: Unit, share: float, score, position: int, index, cache) -> dict:
+    where, matched = "", []
+    for phrase in unit.alternatives:
+        in_head = all(index._head(t, cache)[position] for t in phrase)
+        in_body = all(index._body(t, cache)[position] > 0 for t in phrase)
+        if in_head or in_body:
+            where, matched = ("heading" if in_head else "body"), list(phrase)
+            break
+    return {
+        "query": unit.label,
+        "read_as": unit.origin,
+        "concept": unit.concept or None,
+        "share": round(share, 3),
+        "matched": matched,
+        "where": where or None,
+        "score": round(float(score), 3),
+    }
+
+
+def surface_words(text: str, lang: str) -> dict[str, str]:
+    """Written word (folded, unstemmed) -> its token, for the one-token words of a text."""
+    found = {}
+    for word in set(words(text, lang)):
+        toks = word_tokens(word, lang)
+        if len(toks) == 1:
+            found[fold_accents(word)] = toks[0]
+    return found
+
+
+def _surfaces(chunks: Iterable[str], lang: str, terms: Glossary) -> dict[str, str]:
+    """Written words -> tokens of the books' text (whitespace chunks, many shared) and of
+    the table's terms, for typo correction on words ("ravitaillemnt")."""
+    found: dict[str, str] = {}
+    for chunk in chunks:
+        found.update(surface_words(chunk, lang))
+    for entry in terms.entries:
+        for term in entry.terms.get(lang, ()):
+            found.update(surface_words(term, lang))
+    return found
