@@ -130,6 +130,10 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", True)
 
+# The queue Citadel's tasks go to and its workers consume: give each site (or test run)
+# sharing one Redis database its own name, so no worker takes another site's jobs.
+CITADEL_CELERY_QUEUE = os.environ.get("CITADEL_CELERY_QUEUE", "citadel")
+CELERY_TASK_DEFAULT_QUEUE = CITADEL_CELERY_QUEUE
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -23,4 +23,7 @@ def runs_in_process() -> bool:
 def send_run_export(*, job_id: UUID | str) -> None:
     """One message for a worker to run the job. Raises kombu's OperationalError when the
     broker cannot be reached."""
-    current_app.send_task(RUN_EXPORT, args=[str(job_id)])
+    # The queue is read at each send (not cached by Celery's router): a test run, or a second
+    # site on the same Redis, consumes its own (CITADEL_CELERY_QUEUE).
+    conf = current_app.conf
+    current_app.send_task(RUN_EXPORT, args=[str(job_id)], queue=conf.task_default_queue)
