@@ -1,7 +1,37 @@
-"""API error handling: every error is JSON with a readable message and a code."""
+"""Errors, in one place: every API error is JSON with a readable message (EN/FR) and a code,
+and no request, however malformed, answers 500.
 
-from django.http import Http404
+- `exception_handler` (DRF): adds `code` to DRF's errors; a service that cannot be reached
+  (`ServiceUnavailable`) answers 503 with Retry-After.
+- `JSONParser` (DRF): a body nested too deeply for Python's parser is a 400, not a
+  RecursionError.
+- `bad_request`, `permission_denied`, `not_found`, `server_error` (Django's handler400/403/
+  404/500, wired in armybuilder.urls): JSON under /api/, the site's HTML pages elsewhere; a
+  body over CITADEL_MAX_BODY_BYTES answers 413.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError
+from rest_framework.parsers import JSONParser as DRFJSONParser
 from rest_framework.views import exception_handler as drf_exception_handler
+
+API_PREFIX = "/api/"
+
+
+class ServiceUnavailable(APIException):
+    """A service the request needs (the export queue) cannot be reached right now."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "unavailable"
+    default_detail = gettext_lazy("This service is unavailable for a moment. Try again shortly.")
 
 
 def exception_handler(exc, context):
@@ -9,4 +39,77 @@ def exception_handler(exc, context):
     if response is not None and isinstance(response.data, dict) and "detail" in response.data:
         default = "not_found" if isinstance(exc, Http404) else "error"
         response.data.setdefault("code", getattr(exc, "default_code", default))
+    if response is not None and isinstance(exc, ServiceUnavailable):
+        response["Retry-After"] = str(settings.CITADEL_RETRY_AFTER)
     return response
+
+
+class JSONParser(DRFJSONParser):
+    """DRF's JSON parser, with a body nested deeper than Python's recursion limit (e.g.
+    100,000 brackets) refused as a parse error instead of crashing the request."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError as exc:
+            raise ParseError(_("JSON parse error: the body is nested too deeply.")) from exc
+
+
+# --- Django's error handlers -------------------------------------------------------------------
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(API_PREFIX)
+
+
+def _json(detail: str, code: str, status_code: int) -> JsonResponse:
+    return JsonResponse({"detail": detail, "code": code}, status=status_code)
+
+
+def _page(request: HttpRequest, template: str, status_code: int, message: str = "") -> HttpResponse:
+    """The site's own error page; Django's bare one if the template cannot render (a 500
+    page must not fail in turn)."""
+    try:
+        body = loader.render_to_string(template, {"message": message}, request)
+    except Exception:
+        body = f"<!doctype html><title>{status_code}</title><h1>{status_code}</h1>"
+    return HttpResponse(body, status=status_code)
+
+
+def too_large_message() -> str:
+    return _("The request is too large: at most %(size)s bytes are accepted.") % {
+        "size": f"{settings.CITADEL_MAX_BODY_BYTES:,}"
+    }
+
+
+def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
+    if isinstance(exception, RequestDataTooBig):
+        message, code, status_code = too_large_message(), "too_large", 413
+    elif isinstance(exception, TooManyFieldsSent):
+        message, code, status_code = _("The form has too many fields."), "too_many_fields", 400
+    else:
+        message, code, status_code = _("The request could not be understood."), "bad_request", 400
+    if is_api(request):
+        return _json(message, code, status_code)
+    return _page(request, "400.html", status_code, message)
+
+
+def permission_denied(request: HttpRequest, exception=None) -> HttpResponse:
+    message = _("You may not do this.")
+    if is_api(request):
+        return _json(message, "permission_denied", 403)
+    return _page(request, "403.html", 403, message)
+
+
+def not_found(request: HttpRequest, exception=None) -> HttpResponse:
+    if is_api(request):
+        return _json(_("Nothing here: check the address (see /api/docs/)."), "not_found", 404)
+    return _page(request, "404.html", 404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    message = _("Something went wrong on our side. It has been logged.")
+    if is_api(request):
+        return _json(message, "server_error", 500)
+    return _page(request, "500.html", 500, message)
+
