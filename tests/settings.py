@@ -6,4 +6,4 @@ import os
 
 os.environ.setdefault("CITADEL_HTTPS", "0")
 
-from armybuilder.settings import *  # noqa: E402, F403
+from armybuilder.settings import *  # noqa: F403

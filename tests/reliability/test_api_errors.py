@@ -14,7 +14,7 @@ DEEP = 100_000  # brackets: far past Python's recursion limit
 
 
 def _deep_json(field: str) -> str:
-    return '{"%s": %s%s}' % (field, "[" * DEEP, "]" * DEEP)
+    return f'{{"{field}": {"[" * DEEP}{"]" * DEEP}}}'
 
 
 @pytest.mark.parametrize(
