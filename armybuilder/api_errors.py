@@ -112,4 +112,3 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if is_api(request):
         return _json(message, "server_error", 500)
     return _page(request, "500.html", 500, message)
-

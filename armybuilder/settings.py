@@ -133,20 +133,25 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # Redis is down (the cache answers "miss", exports answer 503), so waiting long only hurts.
 REDIS_TIMEOUT = float(os.environ.get("CITADEL_REDIS_TIMEOUT", "0.5"))
 
-if REDIS_URL:
-    CACHES = {
+
+def redis_caches(url: str) -> dict:
+    """The cache on Redis: a Redis that cannot be reached is a cache miss, never a 500."""
+    return {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": REDIS_URL,
+            "LOCATION": url,
             "OPTIONS": {
                 "SOCKET_CONNECT_TIMEOUT": REDIS_TIMEOUT,
                 "SOCKET_TIMEOUT": REDIS_TIMEOUT,
-                # A cache that cannot be reached is a cache miss, never a 500.
                 "IGNORE_EXCEPTIONS": True,
             },
         }
     }
-    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+
+
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+if REDIS_URL:
+    CACHES = redis_caches(REDIS_URL)
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
     CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 elif os.environ.get("CELERY_BROKER_URL"):

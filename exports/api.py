@@ -15,6 +15,8 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armybuilder.api_errors import ServiceUnavailable
+
 from . import services
 from .models import ExportJob, ExportStatus
 from .serializers import (
@@ -81,6 +83,10 @@ class ExportCreateView(APIView):
             400: ExportErrorSerializer,
             404: OpenApiResponse(ExportErrorSerializer, description="No list you may read."),
             429: OpenApiResponse(ExportErrorSerializer, description="Too many exports."),
+            503: OpenApiResponse(
+                ExportErrorSerializer,
+                description="The export queue cannot be reached; Retry-After says when to retry.",
+            ),
         },
     )
     def post(self, request):
@@ -91,6 +97,8 @@ class ExportCreateView(APIView):
             job = start_requested_export(request, serializer.validated_data)
         except services.ExportTargetNotFound as exc:
             raise NotFound(str(exc)) from exc
+        except services.ExportQueueUnavailable as exc:
+            raise ServiceUnavailable(str(exc)) from exc
         except services.ExportRequestInvalid as exc:
             return invalid_request({exc.field: [exc.message]})
         return Response(

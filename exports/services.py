@@ -60,6 +60,10 @@ class TransientExportError(Exception):
     """The job was put back in the queue after a transient error: the task retries it."""
 
 
+class ExportQueueUnavailable(Exception):
+    """The export queue (the broker) cannot be reached: no job was created. Try later."""
+
+
 class ExportTargetNotFound(Exception):
     """The list, section or book does not exist or this viewer may not read it (a 404)."""
 
@@ -168,8 +172,16 @@ def export_params(
 def start_export(
     *, kind: str, language: str, viewer: ExportViewer, **fields: int | str | None
 ) -> ExportJob:
-    """Check the request (see export_params), then create the job and queue it."""
+    """Check the request (see export_params), then create the job and queue it. Raises
+    ExportQueueUnavailable, storing nothing, when the broker cannot be reached."""
     params = export_params(kind=kind, viewer=viewer, **fields)
+    if not dispatch.runs_in_process() and not dispatch.broker_reachable():
+        raise ExportQueueUnavailable(
+            _(
+                "Exports are paused for a moment: the export queue cannot be reached. "
+                "Please try again in a minute."
+            )
+        )
     return create_export(kind=kind, params=params, language=language, viewer=viewer)
 
 

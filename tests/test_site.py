@@ -59,4 +59,5 @@ def test_logout_logs_out(client, django_user_model):
 
 @pytest.mark.django_db
 def test_health_endpoint_reports_ok(client):
-    assert client.get("/health/").json() == {"status": "ok"}
+    answer = client.get("/health/")
+    assert (answer.status_code, answer.json()["status"]) == (200, "ok")
