@@ -31,6 +31,16 @@ def community_data_dir() -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_card_data_version():
+    """The card data's version is re-read every few seconds per process; a test that
+    changed cards must not be answered from the search cache of the previous one."""
+    from cards.selectors import forget_card_data_version
+
+    forget_card_data_version()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_rule_citations():
     """Rule links are cached per process; a rolled-back test must not leak its books' links."""
     from armybuilder.citations import clear_cache
