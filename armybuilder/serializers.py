@@ -27,6 +27,25 @@ def _lang(serializer: serializers.BaseSerializer, result: CheckResult | None = N
     return card_language(asked or (result.lang if result else None))
 
 
+class StrictCharField(serializers.CharField):
+    """A string field that takes only a JSON string: DRF's CharField would turn 0, true or
+    1.5 into text, which the schema (type: string) does not allow."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+@extend_schema_serializer(component_name="CheckError")
+class ErrorSerializer(serializers.Serializer):
+    """An error answer: what went wrong, as a sentence and as a stable code; a field
+    error also gives the errors by field."""
+
+    detail = serializers.CharField(required=False)
+    code = serializers.CharField(required=False)
+
+
 @extend_schema_serializer(component_name="FindingSchema")
 class FindingSerializer(serializers.Serializer):
     code = serializers.CharField(

@@ -259,6 +259,10 @@ SPECTACULAR_SETTINGS = {
         "LanguageEnum": [("en", "en"), ("fr", "fr")],
         "ExportKindEnum": "exports.models.ExportKind",
         "ExportStatusEnum": "exports.models.ExportStatus",
+        "ExportLanguageEnum": [("en", "en"), ("fr", "fr"), ("fa", "fa")],
+        "ArmyListKindEnum": [("army-list", "army-list")],
+        "RulesSectionKindEnum": [("rules-section", "rules-section")],
+        "RulebookKindEnum": [("rulebook", "rulebook")],
     },
 }
 

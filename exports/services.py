@@ -156,11 +156,11 @@ def export_params(
             raise ExportRequestInvalid("game", str(exc)) from exc
     if kind == ExportKind.RULES_SECTION:
         if not Section.objects.filter(pk=section_id).exists():
-            raise ExportRequestInvalid("section_id", _("No rules section has this id."))
+            raise ExportTargetNotFound(_("No rules section has this id."))
         return {"section_id": section_id}
     if kind == ExportKind.RULEBOOK:
         if not Rulebook.objects.filter(pk=rulebook_id).exists():
-            raise ExportRequestInvalid("rulebook_id", _("No rulebook has this id."))
+            raise ExportTargetNotFound(_("No rulebook has this id."))
         return {"rulebook_id": rulebook_id}
     raise ExportRequestInvalid(
         "kind",
