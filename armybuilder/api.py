@@ -8,7 +8,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import JSONParser
+from armybuilder.api_errors import JSONParser, invalid_request
 from armybuilder.checking import (
     GAMES,
     MAX_LIST_CHARS,
@@ -23,6 +23,7 @@ from armybuilder.serializers import (
     ErrorSerializer,
     StrictCharField,
 )
+from armybuilder.tmg.rulesets import all_rulesets
 from common.i18n import CARD_LANGUAGES, current_language
 
 MAX_BATCH: int = settings.CITADEL_MAX_BATCH_LISTS
@@ -31,7 +32,12 @@ MAX_ENTRIES: int = settings.CITADEL_MAX_LIST_ENTRIES
 
 class CheckOptionsSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=list(GAMES), required=False, allow_null=True)
-    ruleset = StrictCharField(required=False, allow_blank=True, max_length=64)
+    ruleset = serializers.ChoiceField(
+        choices=sorted(all_rulesets()),
+        required=False,
+        allow_blank=True,
+        help_text="TMG ruleset (default: the current one).",
+    )
     lang = serializers.ChoiceField(choices=list(CARD_LANGUAGES), required=False)
 
     def options(self) -> CheckOptions:
@@ -45,7 +51,7 @@ class CheckRequestSerializer(CheckOptionsSerializer):
 
 
 class BatchItemSerializer(serializers.Serializer):
-    id = StrictCharField(max_length=200)
+    id = StrictCharField(min_length=1, max_length=200)
     team = StrictCharField(
         max_length=200,
         required=False,
@@ -56,7 +62,9 @@ class BatchItemSerializer(serializers.Serializer):
 
 
 class CheckBatchRequestSerializer(CheckOptionsSerializer):
-    lists = BatchItemSerializer(many=True, max_length=MAX_BATCH, allow_empty=False)
+    lists = serializers.ListField(
+        child=BatchItemSerializer(), min_length=1, max_length=MAX_BATCH, allow_empty=False
+    )
 
 
 class _CheckView(APIView):
@@ -75,7 +83,8 @@ class _CheckView(APIView):
 
     def post(self, request):
         serializer = self.request_serializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            return invalid_request(serializer.errors)
         try:
             checked = self.check(serializer.validated_data, serializer.options())
         except CheckError as exc:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser as DRFJSONParser
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 API_PREFIX = "/api/"
@@ -42,6 +43,20 @@ def exception_handler(exc, context):
     if response is not None and isinstance(exc, ServiceUnavailable):
         response["Retry-After"] = str(settings.CITADEL_RETRY_AFTER)
     return response
+
+
+def invalid_request(errors: dict) -> Response:
+    """A 400 whose detail names the first field at fault (all of them are under errors)."""
+    field, messages = next(iter(errors.items()))
+    while isinstance(messages, dict):  # a nested field: lists.0.id
+        key, messages = next(iter(messages.items()))
+        field = f"{field}.{key}"
+    message = messages[0] if isinstance(messages, list) else str(messages)
+    detail = message if field == "non_field_errors" else f"{field}: {message}"
+    return Response(
+        {"detail": detail, "code": "invalid", "field": field, "errors": errors},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
 
 
 class JSONParser(DRFJSONParser):

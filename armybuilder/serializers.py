@@ -233,8 +233,10 @@ class CheckResultSerializer(serializers.Serializer):
     text = serializers.CharField(required=False, help_text="The list in canonical text.")
     ruleset = serializers.CharField(required=False, help_text="TMG only.")
     points = PointsSerializer(required=False, allow_null=True, help_text="TMG only.")
-    deck = serializers.SerializerMethodField(help_text="TMG only: the tactics deck.")
-    coins = CoinsSerializer(required=False, help_text="Tactics only.")
+    deck = DeckCardSerializer(many=True, required=False, help_text="TMG only: the tactics deck.")
+    coins = CoinsSerializer(
+        required=False, allow_null=True, help_text="Tactics only (null: nothing was read)."
+    )
     figures = serializers.IntegerField(required=False, help_text="Tactics only.")
     scenario = serializers.CharField(required=False, allow_null=True, help_text="Tactics only.")
     lines = LineReadingSerializer(
@@ -255,10 +257,6 @@ class CheckResultSerializer(serializers.Serializer):
     @extend_schema_field(FindingSerializer(many=True))
     def get_findings(self, result: CheckResult) -> list[dict[str, Any]]:
         return _VALUES["findings"](result, _lang(self, result))
-
-    @extend_schema_field(DeckCardSerializer(many=True))
-    def get_deck(self, result: CheckResult) -> list[dict[str, Any]]:
-        return _VALUES["deck"](result, _lang(self, result))
 
     def to_representation(self, result: CheckResult) -> dict[str, Any]:
         lang = _lang(self, result)

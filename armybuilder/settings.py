@@ -251,6 +251,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "exports.serializers.close_request_shapes",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameEnum": "cards.models.Game",
         "CheckedGameEnum": [("tmg", "tmg"), ("tactics", "tactics")],

@@ -15,7 +15,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import JSONParser, ServiceUnavailable
+from armybuilder.api_errors import JSONParser, ServiceUnavailable, invalid_request
 
 from . import services
 from .models import ExportJob, ExportStatus
@@ -28,17 +28,6 @@ from .serializers import (
     unexpected_field,
 )
 from .web import ExportRateThrottle, requested_job, start_requested_export
-
-
-def invalid_request(errors: dict) -> Response:
-    """A 400 whose detail names the first field at fault (all of them are under errors)."""
-    field, messages = next(iter(errors.items()))
-    message = messages[0] if isinstance(messages, list) else str(messages)
-    detail = message if field == "non_field_errors" else f"{field}: {message}"
-    return Response(
-        {"detail": detail, "code": "invalid", "field": field, "errors": errors},
-        status=status.HTTP_400_BAD_REQUEST,
-    )
 
 
 def job_status(job: ExportJob, request: HttpRequest) -> dict:

@@ -149,8 +149,8 @@ class CardDetailSerializer(CardSummarySerializer):
     abilities = serializers.SerializerMethodField()
     requirements = serializers.SerializerMethodField()
     versions = CardVersionSerializer(many=True, read_only=True)
-    commander_card = CardRefSerializer(read_only=True)
-    replaces = CardRefSerializer(read_only=True)
+    commander_card = CardRefSerializer(read_only=True, allow_null=True)
+    replaces = CardRefSerializer(read_only=True, allow_null=True)
     tactics_cards = CardRefSerializer(source="commander_tactics", many=True, read_only=True)
 
     class Meta(CardSummarySerializer.Meta):

@@ -59,8 +59,10 @@ QueryErrorSerializer = inline_serializer(
     {
         "detail": serializers.CharField(),
         "code": serializers.CharField(default="query_syntax"),
-        "position": serializers.IntegerField(),
-        "length": serializers.IntegerField(),
+        "position": serializers.IntegerField(
+            required=False, help_text="Where in q the error is (query syntax errors)."
+        ),
+        "length": serializers.IntegerField(required=False),
     },
 )
 

@@ -74,12 +74,13 @@ def test_check_unknown_card_suggests_names(client):
 
 def test_check_rejects_missing_text_with_400(client):
     response = check(client)
-    assert response.status_code == 400 and "text" in response.json()
+    assert response.status_code == 400 and response.json()["field"] == "text"
 
 
 def test_check_rejects_unknown_ruleset_with_400(client):
     response = check(client, text=LEGAL_TMG, ruleset="rules-9.9")
-    assert response.status_code == 400 and "rules-9.9" in response.json()["detail"]
+    assert response.status_code == 400 and response.json()["field"] == "ruleset"
+    assert "rules-9.9" in response.json()["detail"]
 
 
 def test_check_rejects_unknown_game_with_400(client):
