@@ -116,6 +116,8 @@ def read_citadel_json(path: str | Path) -> ImportRecords:
         raise CardImportError(path.name, None, f"not UTF-8 text ({exc.reason})") from exc
     except json.JSONDecodeError as exc:
         raise CardImportError(path.name, exc.lineno, f"invalid JSON: {exc.msg}") from exc
+    except RecursionError as exc:
+        raise CardImportError(path.name, None, "invalid JSON: nested too deeply") from exc
     return records_from_document(document, file=path.name)
 
 
