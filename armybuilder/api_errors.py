@@ -5,6 +5,8 @@ and no request, however malformed, answers 500.
   (`ServiceUnavailable`) answers 503 with Retry-After.
 - `JSONParser` (DRF): a body nested too deeply for Python's parser is a 400, not a
   RecursionError.
+- `DatabaseUnavailableMiddleware`: the database gone for a moment (a restart, a failover)
+  answers 503 with Retry-After, in JSON under /api/, instead of a 500.
 - `bad_request`, `permission_denied`, `not_found`, `server_error` (Django's handler400/403/
   404/500, wired in armybuilder.urls): JSON under /api/, the site's HTML pages elsewhere; a
   body over CITADEL_MAX_BODY_BYTES answers 413.
@@ -12,8 +14,11 @@ and no request, however malformed, answers 500.
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.db import InterfaceError, OperationalError, connections
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.translation import gettext as _
@@ -24,7 +29,10 @@ from rest_framework.parsers import JSONParser as DRFJSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+logger = logging.getLogger(__name__)
+
 API_PREFIX = "/api/"
+DATABASE_GONE = (OperationalError, InterfaceError)
 
 
 class ServiceUnavailable(APIException):
@@ -68,6 +76,41 @@ class JSONParser(DRFJSONParser):
             return super().parse(stream, media_type, parser_context)
         except RecursionError as exc:
             raise ParseError(_("JSON parse error: the body is nested too deeply.")) from exc
+
+
+# --- the database gone for a moment ------------------------------------------------------------
+
+
+def unavailable_message() -> str:
+    return _("The site is busy for a moment (its database is restarting). Try again shortly.")
+
+
+class DatabaseUnavailableMiddleware:
+    """A request that met a database that cannot be reached (OperationalError,
+    InterfaceError: a restart, a failover, too many connections) answers 503 with
+    Retry-After; Django drops the broken connection, so the next request reconnects."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        if not isinstance(exception, DATABASE_GONE):
+            return None
+        logger.warning("database unavailable for %s: %s", request.path, exception)
+        for connection in connections.all(initialized_only=True):
+            connection.close_if_unusable_or_obsolete()
+        if is_api(request):
+            response = _json(unavailable_message(), "unavailable", 503)
+        else:
+            response = HttpResponse(
+                f"<!doctype html><title>503</title><h1>503</h1><p>{unavailable_message()}</p>",
+                status=503,
+            )
+        response["Retry-After"] = str(settings.CITADEL_RETRY_AFTER)
+        return response
 
 
 # --- Django's error handlers -------------------------------------------------------------------
