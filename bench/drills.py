@@ -309,7 +309,7 @@ def drill_reimport_killed() -> None:
     whole = time.monotonic() - started
     after_full = card_fingerprint()
     subprocess.run(
-        command[:-2] + [str(snapshot), "--no-progress"],
+        [*command[:-2], str(snapshot), "--no-progress"],
         cwd=ROOT,
         env=env,
         check=True,

@@ -68,7 +68,7 @@ MIX = [("card_search", 40), ("rules_search", 40), ("list_check", 18), ("export",
 class Tally:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    exports: list[str] = field(default_factory=list)
+    exports: list[tuple[dict, str]] = field(default_factory=list)  # (cookies, job id)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, kind: str, seconds: float, error: str | None) -> None:
@@ -89,11 +89,14 @@ class Client:
     def __init__(self, host: str, port: int):
         self.host, self.port = host, port
         self.connection: http.client.HTTPConnection | None = None
+        self.cookies: dict[str, str] = {}  # the session follows this visitor's exports
 
     def request(self, method: str, path: str, body: dict | None = None):
         if self.connection is None:
             self.connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
         headers = {"Accept": "application/json"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         payload = None
         if body is not None:
             payload = json.dumps(body).encode()
@@ -102,6 +105,10 @@ class Client:
             self.connection.request(method, path, body=payload, headers=headers)
             response = self.connection.getresponse()
             data = response.read()
+            for header, value in response.getheaders():
+                if header.lower() == "set-cookie":
+                    name, _, rest = value.partition("=")
+                    self.cookies[name] = rest.split(";", 1)[0]
         except (OSError, http.client.HTTPException):
             self.connection.close()
             self.connection = None
@@ -146,7 +153,7 @@ def one_request(client: Client, kind: str, rng: random.Random, tally: Tally) -> 
             error = f"{status}: {data[:120]!r}"
         elif kind == "export":
             with tally.lock:
-                tally.exports.append(json.loads(data)["id"])
+                tally.exports.append((client.cookies.copy(), json.loads(data)["id"]))
     except (OSError, http.client.HTTPException, ValueError) as exc:
         error = f"{type(exc).__name__}: {exc}"
     tally.add(kind, time.perf_counter() - started, error)
@@ -170,22 +177,23 @@ def baseline(host: str, port: int, count: int = 200) -> float:
     return percentile(times, 0.5)
 
 
-def follow_exports(host: str, port: int, ids: list[str], wait: float) -> dict[str, int]:
+def follow_exports(host: str, port: int, ids: list[tuple], wait: float) -> dict[str, int]:
     """Wait (at most `wait` seconds) for the exports to finish; count how they ended."""
     client = Client(host, port)
     deadline = time.monotonic() + wait
     ended: dict[str, str] = {}
     while time.monotonic() < deadline and len(ended) < len(ids):
-        for job in ids:
+        for cookies, job in ids:
             if job in ended:
                 continue
+            client.cookies = dict(cookies)
             status, data = client.request("GET", f"/api/v1/exports/{job}/")
             state = json.loads(data)["status"] if status == 200 else f"http {status}"
             if state not in ("queued", "running"):
                 ended[job] = state
         time.sleep(0.5)
     counts: dict[str, int] = defaultdict(int)
-    for job in ids:
+    for _cookies, job in ids:
         counts[ended.get(job, "unfinished")] += 1
     return dict(counts)
 
@@ -224,7 +232,8 @@ def main() -> int:
     print(f"{args.clients} clients, {elapsed:.1f} s, against {args.url}")
     print(f"baseline (one client, a static file): p50 {base * 1000:.1f} ms")
     print(
-        f"{'kind':<14}{'requests':>9}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'x base':>8}{'errors':>8}"
+        f"{'kind':<14}{'requests':>9}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'x base':>8}{'errors':>8}"
     )
     everything: list[float] = []
     for kind, _weight in MIX:
