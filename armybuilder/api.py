@@ -8,7 +8,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import JSONParser, invalid_request
+from armybuilder.api_errors import invalid_request
+from armybuilder.api_parsers import JSONParser
 from armybuilder.checking import (
     GAMES,
     MAX_LIST_CHARS,

@@ -3,8 +3,9 @@ and no request, however malformed, answers 500.
 
 - `exception_handler` (DRF): adds `code` to DRF's errors; a service that cannot be reached
   (`ServiceUnavailable`) answers 503 with Retry-After.
-- `JSONParser` (DRF): a body nested too deeply for Python's parser is a 400, not a
-  RecursionError.
+- `armybuilder.api_parsers.JSONParser` (DRF): a body nested too deeply for Python's parser
+  is a 400, not a RecursionError (a module of its own: DRF's settings import it while
+  rest_framework.views, which this module imports, is still loading).
 - `DatabaseUnavailableMiddleware`: the database gone for a moment (a restart, a failover)
   answers 503 with Retry-After, in JSON under /api/, instead of a 500.
 - `bad_request`, `permission_denied`, `not_found`, `server_error` (Django's handler400/403/
@@ -24,8 +25,7 @@ from django.template import loader
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import status
-from rest_framework.exceptions import APIException, ParseError
-from rest_framework.parsers import JSONParser as DRFJSONParser
+from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -65,17 +65,6 @@ def invalid_request(errors: dict) -> Response:
         {"detail": detail, "code": "invalid", "field": field, "errors": errors},
         status=status.HTTP_400_BAD_REQUEST,
     )
-
-
-class JSONParser(DRFJSONParser):
-    """DRF's JSON parser, with a body nested deeper than Python's recursion limit (e.g.
-    100,000 brackets) refused as a parse error instead of crashing the request."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        try:
-            return super().parse(stream, media_type, parser_context)
-        except RecursionError as exc:
-            raise ParseError(_("JSON parse error: the body is nested too deeply.")) from exc
 
 
 # --- the database gone for a moment ------------------------------------------------------------

@@ -243,7 +243,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "armybuilder.api_errors.exception_handler",
     # A body nested too deeply for Python's JSON parser is a 400, not a RecursionError.
     "DEFAULT_PARSER_CLASSES": [
-        "armybuilder.api_errors.JSONParser",
+        "armybuilder.api_parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],

@@ -15,7 +15,8 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import JSONParser, ServiceUnavailable, invalid_request
+from armybuilder.api_errors import ServiceUnavailable, invalid_request
+from armybuilder.api_parsers import JSONParser
 
 from . import services
 from .models import ExportJob, ExportStatus

@@ -55,3 +55,17 @@ def test_production_settings_redirect_to_https_with_secure_cookies_and_hsts():
 def test_plain_http_opt_out_turns_https_settings_off():
     run = _run(["-c", SHOW], CITADEL_HTTPS="0")
     assert json.loads(run.stdout) == [False, False, False, 0]
+
+
+SERVE = (
+    "from armybuilder.wsgi import application; from django.test import Client; "
+    "answer = Client(HTTP_HOST='citadel.example.org').post("
+    "'/api/v1/lists/check/', {}, content_type='application/json'); "
+    "print(answer.status_code, answer['Content-Type'])"
+)
+
+
+def test_wsgi_application_starts_in_a_fresh_interpreter_and_answers_the_api():
+    """As gunicorn loads it: the WSGI module first, nothing else imported before."""
+    run = _run(["-c", SERVE], CITADEL_HTTPS="0")
+    assert run.stdout.split() == ["400", "application/json"], run.stderr[-2000:]
