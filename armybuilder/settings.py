@@ -146,7 +146,11 @@ REDIS_TIMEOUT = float(os.environ.get("CITADEL_REDIS_TIMEOUT", "0.5"))
 
 
 def redis_caches(url: str) -> dict:
-    """The cache on Redis: a Redis that cannot be reached is a cache miss, never a 500."""
+    """The cache on Redis: a Redis that cannot be reached is a cache miss, never a 500, and
+    costs one refused connection (no retries with backoff) per cache call."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
     return {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
@@ -155,6 +159,7 @@ def redis_caches(url: str) -> dict:
                 "SOCKET_CONNECT_TIMEOUT": REDIS_TIMEOUT,
                 "SOCKET_TIMEOUT": REDIS_TIMEOUT,
                 "IGNORE_EXCEPTIONS": True,
+                "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 0)},
             },
         }
     }
