@@ -328,7 +328,8 @@ def drill_reimport_killed() -> None:
         f"  a whole import takes {whole:.2f} s and moves (cards, points) {before} -> "
         f"{after_full}; re-importing the snapshot gives back {restored}"
     )
-    for fraction in (0.3, 0.5, 0.7, 0.85, 0.95):
+    restore = [*command[:-2], str(snapshot), "--no-progress"]
+    for fraction in (0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
@@ -337,11 +338,18 @@ def drill_reimport_killed() -> None:
         process.kill()
         process.wait()
         now = card_fingerprint()
-        verdict = "unchanged" if now == restored else f"CHANGED to {now}"
+        if now == restored:
+            verdict = "unchanged"
+        elif now == after_full:
+            verdict = "complete (its transaction had committed)"
+        else:
+            verdict = f"HALF-WRITTEN: {now}"
         say(
             f"  killed at {fraction:.0%} of the import time (still running: {running}): "
             f"cards {verdict}"
         )
+        if now != restored:
+            subprocess.run(restore, cwd=ROOT, env=env, check=True, capture_output=True)
 
 
 # --- two workers on one Redis: every export runs once --------------------------------------
@@ -384,8 +392,12 @@ def drill_two_workers(jobs: int = 40) -> None:
         ended = Counter(visitor.wait_export(job)["status"] for job in ids)
         attempts = Counter(django_job_attempts(job) for job in ids)
         runs = {
-            worker_log.name: worker_log.read_text(errors="replace")[offsets[worker_log] :].count(
-                "exports.run_export["
+            worker_log.name: sum(
+                1
+                for line in worker_log.read_text(errors="replace")[
+                    offsets[worker_log] :
+                ].splitlines()
+                if "exports.run_export[" in line and "] succeeded" in line
             )
             for worker_log in logs
         }
