@@ -60,4 +60,4 @@ def test_logout_logs_out(client, django_user_model):
 @pytest.mark.django_db
 def test_health_endpoint_reports_ok(client):
     answer = client.get("/health/")
-    assert (answer.status_code, answer.json()["status"]) == (200, "ok")
+    assert (answer.status_code, answer.json()["status"]) == (200, "ok"), answer.json()

@@ -18,7 +18,7 @@ import pytest
 import redis
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -250,7 +250,8 @@ def stranger(worker):
 def test_worker_messages_never_reach_a_strangers_worker_on_the_same_redis(
     stranger, player, section
 ):
-    jobs = [make_job(user=player, params={"section_id": section.pk}) for _ in range(3)]
+    with transaction.atomic():  # sent together at commit: no write meets the worker's
+        jobs = [make_job(user=player, params={"section_id": section.pk}) for _ in range(3)]
     finished = [wait_until_finished(job.pk) for job in jobs]
     assert [job.status for job in finished] == [ExportStatus.DONE] * 3
     assert stranger == []
