@@ -307,3 +307,21 @@ def test_citadel_json_file_nested_too_deeply_is_an_import_error(tmp_path):
 # --- intake files (issue 13) ---------------------------------------------------------------
 # The events app's intake reader (many lists in one file) gets its test here, written like the
 # ones above: generated files, only its own error type may come out.
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"format": "citadel-cards/1", "game": ["tmg"], "cards": []},
+        {"format": "citadel-cards/1", "cards": [{"id": 0, "game": [None]}]},
+        {
+            "format": "citadel-cards/1",
+            "game": "tmg",
+            "cards": [{"id": "1", "kind": "unit", "name": "A", "requirements": [{"type": []}]}],
+        },
+    ],
+)
+def test_citadel_json_value_of_the_wrong_type_is_an_import_error(document):
+    """Found by the 10,000-example run: a list where a game or a type is expected."""
+    with pytest.raises(CardImportError):
+        records_from_document(document, file="cards.json")
