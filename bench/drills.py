@@ -292,6 +292,20 @@ def card_fingerprint() -> tuple:
     return stats["n"], stats["points"]
 
 
+def import_transaction_open() -> bool:
+    """Another connection is inside a transaction that touched the card tables."""
+    setup_django()
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND xact_start IS NOT NULL AND query ILIKE %s",
+            ["%cards_%"],
+        )
+        return cursor.fetchone()[0] > 0
+
+
 def drill_reimport_killed() -> None:
     say("== reimport-killed: SIGKILL `manage.py import_cards` at several moments")
     snapshot = ROOT / "cards" / "data" / "tmg-cards-snapshot.json"
@@ -329,12 +343,13 @@ def drill_reimport_killed() -> None:
         f"{after_full}; re-importing the snapshot gives back {restored}"
     )
     restore = [*command[:-2], str(snapshot), "--no-progress"]
-    for fraction in (0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
+    for fraction in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8):
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         time.sleep(whole * fraction)
         running = process.poll() is None
+        writing = import_transaction_open()
         process.kill()
         process.wait()
         now = card_fingerprint()
@@ -345,7 +360,8 @@ def drill_reimport_killed() -> None:
         else:
             verdict = f"HALF-WRITTEN: {now}"
         say(
-            f"  killed at {fraction:.0%} of the import time (still running: {running}): "
+            f"  killed at {fraction:.0%} of the import time (running: {running}, inside its "
+            f"transaction: {writing}): "
             f"cards {verdict}"
         )
         if now != restored:
