@@ -118,6 +118,9 @@ class Client:
         return response.status, data
 
 
+NO_CACHE = False  # --no-cache: every read a new address, so no answer comes from the cache
+
+
 def one_request(client: Client, kind: str, rng: random.Random, tally: Tally) -> None:
     if kind == "card_search":
         method, path, body, expected = (
@@ -147,6 +150,8 @@ def one_request(client: Client, kind: str, rng: random.Random, tally: Tally) -> 
             {"kind": "army-list", "text": rng.choice(LISTS), "game": "tmg"},
             202,
         )
+    if NO_CACHE and method == "GET":
+        path += f"&nocache={rng.getrandbits(48)}"
     started = time.perf_counter()
     error = None
     try:
@@ -208,7 +213,10 @@ def main() -> int:
     parser.add_argument("--max-requests", type=int, default=100_000)
     parser.add_argument("--only", choices=[kind for kind, _ in MIX], help="one kind only")
     parser.add_argument("--export-wait", type=float, default=120)
+    parser.add_argument("--no-cache", action="store_true", help="no answer from the cache")
     args = parser.parse_args()
+    global NO_CACHE
+    NO_CACHE = args.no_cache
     parts = urlsplit(args.url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     if not ipaddress.ip_address(socket.gethostbyname(host)).is_loopback:
