@@ -321,3 +321,16 @@ def test_schema_documents_card_search(client):
     assert "/api/v1/cards/" in text
     for param in ("name: q", "name: lang", "name: page_size"):
         assert param in text
+
+
+@pytest.mark.parametrize("external_id", ["10101", "a b", "é/x"])
+def test_path_field_writes_what_reverse_writes(external_id):
+    from types import SimpleNamespace
+
+    from django.urls import reverse
+
+    from cards.api.serializers import PathField
+
+    card = SimpleNamespace(game="tmg", external_id=external_id)
+    expected = reverse("cards:detail", args=["tmg", external_id])
+    assert PathField("cards:detail", "game", "external_id").to_representation(card) == expected
