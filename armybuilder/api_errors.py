@@ -113,11 +113,12 @@ def _json(detail: str, code: str, status_code: int) -> JsonResponse:
     return JsonResponse({"detail": detail, "code": code}, status=status_code)
 
 
-def _page(request: HttpRequest, template: str, status_code: int, message: str = "") -> HttpResponse:
-    """The site's own error page; Django's bare one if the template cannot render (a 500
-    page must not fail in turn)."""
+def _page(request: HttpRequest, title: str, status_code: int, message: str = "") -> HttpResponse:
+    """The site's own error page (templates/error.html); a bare one if the template cannot
+    render (a 500 page must not fail in turn)."""
     try:
-        body = loader.render_to_string(template, {"message": message}, request)
+        context = {"title": title, "message": message}
+        body = loader.render_to_string("error.html", context, request)
     except Exception:
         body = f"<!doctype html><title>{status_code}</title><h1>{status_code}</h1>"
     return HttpResponse(body, status=status_code)
@@ -138,24 +139,24 @@ def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
         message, code, status_code = _("The request could not be understood."), "bad_request", 400
     if is_api(request):
         return _json(message, code, status_code)
-    return _page(request, "400.html", status_code, message)
+    return _page(request, _("Bad request"), status_code, message)
 
 
 def permission_denied(request: HttpRequest, exception=None) -> HttpResponse:
     message = _("You may not do this.")
     if is_api(request):
         return _json(message, "permission_denied", 403)
-    return _page(request, "403.html", 403, message)
+    return _page(request, _("Not allowed"), 403, message)
 
 
 def not_found(request: HttpRequest, exception=None) -> HttpResponse:
     if is_api(request):
         return _json(_("Nothing here: check the address (see /api/docs/)."), "not_found", 404)
-    return _page(request, "404.html", 404)
+    return _page(request, _("Page not found"), 404)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     message = _("Something went wrong on our side. It has been logged.")
     if is_api(request):
         return _json(message, "server_error", 500)
-    return _page(request, "500.html", 500, message)
+    return _page(request, _("Server error"), 500, message)
