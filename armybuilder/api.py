@@ -1,12 +1,15 @@
 """List checking over HTTP (contracts §4): thin views over armybuilder.checking."""
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from django.conf import settings
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armybuilder.api_errors import invalid_request
+from armybuilder.api_parsers import JSONParser
 from armybuilder.checking import (
     GAMES,
     MAX_LIST_CHARS,
@@ -15,15 +18,27 @@ from armybuilder.checking import (
     check_list_text,
     check_many,
 )
-from armybuilder.serializers import BatchResultSerializer, CheckResultSerializer
+from armybuilder.serializers import (
+    BatchResultSerializer,
+    CheckResultSerializer,
+    ErrorSerializer,
+    StrictCharField,
+)
+from armybuilder.tmg.rulesets import all_rulesets
 from common.i18n import CARD_LANGUAGES, current_language
 
-MAX_BATCH = 2000
+MAX_BATCH: int = settings.CITADEL_MAX_BATCH_LISTS
+MAX_ENTRIES: int = settings.CITADEL_MAX_LIST_ENTRIES
 
 
 class CheckOptionsSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=list(GAMES), required=False, allow_null=True)
-    ruleset = serializers.CharField(required=False, allow_blank=True, max_length=64)
+    ruleset = serializers.ChoiceField(
+        choices=sorted(all_rulesets()),
+        required=False,
+        allow_blank=True,
+        help_text="TMG ruleset (default: the current one).",
+    )
     lang = serializers.ChoiceField(choices=list(CARD_LANGUAGES), required=False)
 
     def options(self) -> CheckOptions:
@@ -33,22 +48,24 @@ class CheckOptionsSerializer(serializers.Serializer):
 
 
 class CheckRequestSerializer(CheckOptionsSerializer):
-    text = serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
+    text = StrictCharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
 
 
 class BatchItemSerializer(serializers.Serializer):
-    id = serializers.CharField(max_length=200)
-    team = serializers.CharField(
+    id = StrictCharField(min_length=1, max_length=200)
+    team = StrictCharField(
         max_length=200,
         required=False,
         allow_blank=True,
         help_text="Lists with the same team name are allies (team games: each character once).",
     )
-    text = serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
+    text = StrictCharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
 
 
 class CheckBatchRequestSerializer(CheckOptionsSerializer):
-    lists = BatchItemSerializer(many=True, max_length=MAX_BATCH, allow_empty=False)
+    lists = serializers.ListField(
+        child=BatchItemSerializer(), min_length=1, max_length=MAX_BATCH, allow_empty=False
+    )
 
 
 class _CheckView(APIView):
@@ -58,6 +75,7 @@ class _CheckView(APIView):
 
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    parser_classes = [JSONParser]
     request_serializer: type[CheckOptionsSerializer]
     response_serializer: type[serializers.Serializer]
 
@@ -66,19 +84,48 @@ class _CheckView(APIView):
 
     def post(self, request):
         serializer = self.request_serializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            return invalid_request(serializer.errors)
         try:
             checked = self.check(serializer.validated_data, serializer.options())
         except CheckError as exc:
             body = {"detail": str(exc), "code": "invalid"}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        crowded = self.too_many_entries(checked)
+        if crowded:
+            return Response(
+                {"detail": crowded, "code": "too_many_entries"},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         return Response(self.response_serializer(checked).data)
+
+    def too_many_entries(self, checked) -> str:
+        """Why the answer is refused when a list has more entries than any army or warband
+        holds (CITADEL_MAX_LIST_ENTRIES): pasted text that is not a list."""
+        return ""
+
+
+def _crowded(entries: int, list_id: str | None = None) -> str:
+    if entries <= MAX_ENTRIES:
+        return ""
+    named = _("list %(id)s: ") % {"id": list_id} if list_id is not None else ""
+    return named + _("%(count)d entries were read; a list holds at most %(max)d.") % {
+        "count": entries,
+        "max": MAX_ENTRIES,
+    }
+
+
+BAD_CHECK = OpenApiResponse(
+    ErrorSerializer,
+    description="A field is missing or wrong (its errors by field), the game or ruleset is "
+    "unknown, or a list has more entries than any list holds (`too_many_entries`).",
+)
 
 
 @extend_schema_view(
     post=extend_schema(
         request=CheckRequestSerializer,
-        responses={200: CheckResultSerializer, 400: OpenApiTypes.OBJECT},
+        responses={200: CheckResultSerializer, 400: BAD_CHECK},
         summary="Check one army list or warband given as text",
     )
 )
@@ -89,11 +136,14 @@ class CheckListView(_CheckView):
     def check(self, data: dict, options: CheckOptions):
         return check_list_text(data["text"], options)
 
+    def too_many_entries(self, checked) -> str:
+        return _crowded(len(checked.entries))
+
 
 @extend_schema_view(
     post=extend_schema(
         request=CheckBatchRequestSerializer,
-        responses={200: BatchResultSerializer, 400: OpenApiTypes.OBJECT},
+        responses={200: BatchResultSerializer, 400: BAD_CHECK},
         summary="Check many lists at once (tournament registration)",
     )
 )
@@ -105,3 +155,50 @@ class CheckBatchView(_CheckView):
         lists = [(item["id"], item["text"]) for item in data["lists"]]
         teams = [item.get("team") or None for item in data["lists"]]
         return check_many(lists, options, teams=teams)
+
+    def too_many_entries(self, checked) -> str:
+        for item in checked.items:
+            crowded = _crowded(len(item.result.entries), item.label)
+            if crowded:
+                return crowded
+        return ""
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = StrictCharField(min_length=1, max_length=150)
+    password = StrictCharField(min_length=1, max_length=4096, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
+
+
+class ObtainTokenView(APIView):
+    """An API token for a user of the site, for tools that call the API without a browser
+    session (a token costs no password check per request, unlike basic authentication)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        operation_id="auth_token_create",
+        summary="Get your API token with your user name and password",
+        request=TokenRequestSerializer,
+        responses={200: TokenSerializer, 400: ErrorSerializer, 401: ErrorSerializer},
+    )
+    def post(self, request):
+        from django.contrib.auth import authenticate
+        from rest_framework.authtoken.models import Token
+
+        serializer = TokenRequestSerializer(data=request.data)
+        if not serializer.is_valid():
+            return invalid_request(serializer.errors)
+        user = authenticate(request=request, **serializer.validated_data)
+        if user is None or not user.is_active:
+            return Response(
+                {"detail": _("Wrong user name or password."), "code": "invalid_credentials"},
+                status=status.HTTP_401_UNAUTHORIZED,
+            )
+        token, _created = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})

@@ -1,7 +1,6 @@
 """Every JSON endpoint under /api/v1/ (contracts §4). Each app contributes its own routes."""
 
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from armybuilder import api
 
@@ -12,5 +11,5 @@ urlpatterns = [
     path("rules/", include("rules.api_urls")),
     path("exports/", include("exports.api_urls")),
     path("events/", include("events.api_urls")),
-    path("auth/token/", obtain_auth_token, name="api-auth-token"),
+    path("auth/token/", api.ObtainTokenView.as_view(), name="api-auth-token"),
 ]

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from django.conf import settings
+
 from armybuilder.citations import rule_links
 from armybuilder.findings import Finding, Severity
 from armybuilder.listtext.reading import LineKind, reading_finding
@@ -30,7 +32,8 @@ from armybuilder.tmg.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from armybuilder.tmg.validator import validate_team
 from common.i18n import _, card_language
 
-MAX_LIST_CHARS = 20_000
+# Characters of one pasted list read (settings.CITADEL_MAX_LIST_CHARS, default 20,000).
+MAX_LIST_CHARS: int = settings.CITADEL_MAX_LIST_CHARS
 
 
 class CheckError(ValueError):

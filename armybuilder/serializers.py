@@ -27,6 +27,43 @@ def _lang(serializer: serializers.BaseSerializer, result: CheckResult | None = N
     return card_language(asked or (result.lang if result else None))
 
 
+class StrictCharField(serializers.CharField):
+    """A string field that takes only a JSON string: DRF's CharField would turn 0, true or
+    1.5 into text, which the schema (type: string) does not allow."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer field that takes only a JSON integer: not "40", not true."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A boolean field that takes only true or false: not "yes", not 1."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+@extend_schema_serializer(component_name="CheckError")
+class ErrorSerializer(serializers.Serializer):
+    """An error answer: what went wrong, as a sentence and as a stable code; a field
+    error also gives the errors by field."""
+
+    detail = serializers.CharField(required=False)
+    code = serializers.CharField(required=False)
+
+
 @extend_schema_serializer(component_name="FindingSchema")
 class FindingSerializer(serializers.Serializer):
     code = serializers.CharField(
@@ -233,8 +270,10 @@ class CheckResultSerializer(serializers.Serializer):
     text = serializers.CharField(required=False, help_text="The list in canonical text.")
     ruleset = serializers.CharField(required=False, help_text="TMG only.")
     points = PointsSerializer(required=False, allow_null=True, help_text="TMG only.")
-    deck = serializers.SerializerMethodField(help_text="TMG only: the tactics deck.")
-    coins = CoinsSerializer(required=False, help_text="Tactics only.")
+    deck = DeckCardSerializer(many=True, required=False, help_text="TMG only: the tactics deck.")
+    coins = CoinsSerializer(
+        required=False, allow_null=True, help_text="Tactics only (null: nothing was read)."
+    )
     figures = serializers.IntegerField(required=False, help_text="Tactics only.")
     scenario = serializers.CharField(required=False, allow_null=True, help_text="Tactics only.")
     lines = LineReadingSerializer(
@@ -255,10 +294,6 @@ class CheckResultSerializer(serializers.Serializer):
     @extend_schema_field(FindingSerializer(many=True))
     def get_findings(self, result: CheckResult) -> list[dict[str, Any]]:
         return _VALUES["findings"](result, _lang(self, result))
-
-    @extend_schema_field(DeckCardSerializer(many=True))
-    def get_deck(self, result: CheckResult) -> list[dict[str, Any]]:
-        return _VALUES["deck"](result, _lang(self, result))
 
     def to_representation(self, result: CheckResult) -> dict[str, Any]:
         lang = _lang(self, result)

@@ -1,8 +1,11 @@
 """Citadel settings: one module, driven by environment variables with safe defaults.
 
-Without any variable set, Citadel runs on SQLite with Celery tasks executed in-process,
-so the demo needs no server. DATABASE_URL switches to PostgreSQL, REDIS_URL to Redis
-(broker, result backend and cache).
+Without any variable set, Citadel runs on SQLite with Celery tasks executed in-process, so
+a bare checkout needs no server. DATABASE_URL switches to PostgreSQL, REDIS_URL to Redis
+(broker and cache); CELERY_BROKER_URL=filesystem:// (scripts/demo) runs exports in a real
+worker without any server. With DEBUG off the site is secure by default (HTTPS redirect,
+HSTS, secure cookies); CITADEL_HTTPS=0 opts out for a plain-HTTP local run. Every limit
+the site enforces on a request is in the "Limits" block below.
 """
 
 import os
@@ -51,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from STATIC_ROOT (collectstatic), compressed and cached forever.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so it sees the views' exceptions: a database restart answers 503, not 500.
+    "armybuilder.api_errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "armybuilder.urls"
@@ -85,8 +92,17 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+        # A kept connection is checked before a request uses it: after a database restart
+        # the first request reconnects instead of failing.
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The site and the demo's worker process write to one file: WAL lets readers read while
+    # the other writes, and a writer waits for the lock instead of failing at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -113,35 +129,121 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+# Once `collectstatic` wrote its manifest (scripts/production does), static files get
+# hashed names and are cached for a year; before (tests, runserver) they keep their names.
+_STATIC_MANIFEST = (STATIC_ROOT / "staticfiles.json").exists()
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if _STATIC_MANIFEST or env_bool("CITADEL_STATIC_MANIFEST", False)
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
 
-if REDIS_URL:
-    CACHES = {
+REDIS_URL = os.environ.get("REDIS_URL", "")
+# Seconds to wait for Redis before giving up on one operation: the site keeps serving when
+# Redis is down (the cache answers "miss", exports answer 503), so waiting long only hurts.
+REDIS_TIMEOUT = float(os.environ.get("CITADEL_REDIS_TIMEOUT", "0.5"))
+
+
+def redis_caches(url: str) -> dict:
+    """The cache on Redis: a Redis that cannot be reached is a cache miss, never a 500, and
+    costs one refused connection (no retries with backoff) per cache call."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": url,
+            "OPTIONS": {
+                "SOCKET_CONNECT_TIMEOUT": REDIS_TIMEOUT,
+                "SOCKET_TIMEOUT": REDIS_TIMEOUT,
+                "IGNORE_EXCEPTIONS": True,
+                "CONNECTION_POOL_KWARGS": {"retry": Retry(NoBackoff(), 0)},
+            },
         }
     }
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_RESULT_BACKEND = REDIS_URL
+
+
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+if REDIS_URL:
+    CACHES = redis_caches(REDIS_URL)
+    CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
+    CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+elif os.environ.get("CELERY_BROKER_URL"):
+    # A broker without Redis (scripts/demo: kombu's filesystem transport): a real worker
+    # process runs the exports; the cache stays in memory, per process.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CELERY_BROKER_URL = os.environ["CELERY_BROKER_URL"]
     CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    # No Redis server: tasks run in-process, so the demo works on a bare machine.
+    # No broker at all: tasks run in-process, so a bare checkout works on its own.
     CELERY_BROKER_URL = "memory://"
-    CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", True)
 
+if CELERY_BROKER_URL.startswith("filesystem:"):
+    _broker_dir = Path(os.environ.get("CITADEL_BROKER_DIR", BASE_DIR / "var" / "broker"))
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "queue"),
+        "data_folder_out": str(_broker_dir / "queue"),
+        "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
+        "store_processed": False,
+        "polling_interval": 0.2,
+    }
+elif CELERY_BROKER_URL.startswith("redis"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_connect_timeout": 2,
+        "socket_timeout": 10,
+        "retry_on_timeout": True,
+        # Longer than any export may run: an unacknowledged message is only redelivered
+        # when its worker is surely gone (the claim in exports.services refuses a second run).
+        "visibility_timeout": 3600,
+    }
+# Exports keep their state in the database; Celery stores no results.
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+# Sending a task gives up quickly when the broker is down: the request answers 503 at once
+# instead of hanging (exports.services.start_export).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+
+# The queue Citadel's tasks go to and its workers consume: give each site (or test run)
+# sharing one Redis database its own name, so no worker takes another site's jobs.
+CITADEL_CELERY_QUEUE = os.environ.get("CITADEL_CELERY_QUEUE", "citadel")
+CELERY_TASK_DEFAULT_QUEUE = CITADEL_CELERY_QUEUE
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
-# Periodic jobs (`celery -A armybuilder beat`): the errata check catches lists judged with
-# card data an import has since replaced, should the import's own message be lost.
-CELERY_BEAT_SCHEDULE = {
-    "errata-check": {"task": "events.check_errata", "schedule": 3600.0},
-}
 CELERY_ACCEPT_CONTENT = ["json"]
+# Periodic jobs, run by `celery -A armybuilder beat` (scripts/production, compose.yaml):
+# add an entry here for a new one.
+CELERY_BEAT_SCHEDULE = {
+    "prune-exports": {
+        "task": "exports.prune_exports",
+        "schedule": float(os.environ.get("CITADEL_PRUNE_EVERY", "300")),
+    },
+    # Catches lists judged with card data an import has since replaced, should the import's
+    # own errata check be lost (events.errata).
+    "errata-check": {
+        "task": "events.check_errata",
+        "schedule": float(os.environ.get("CITADEL_ERRATA_CHECK_EVERY", "3600")),
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
+    "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / "var" / "celerybeat-schedule")
+)
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -152,6 +254,19 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "EXCEPTION_HANDLER": "armybuilder.api_errors.exception_handler",
+    # A body nested too deeply for Python's JSON parser is a 400, not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "armybuilder.api_parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Basic first: a wrong password answers 401 with WWW-Authenticate, not 403. A token
+    # (POST /api/v1/auth/token/) costs no password hashing per request.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.BasicAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -162,6 +277,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "exports.serializers.close_request_shapes",
+        "events.serializers.require_event_bodies",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameEnum": "cards.models.Game",
         "CheckedGameEnum": [("tmg", "tmg"), ("tactics", "tactics")],
@@ -174,6 +294,11 @@ SPECTACULAR_SETTINGS = {
         "EventVisibilityEnum": "events.models.EventVisibility",
         "EventListStatusEnum": "events.models.ListStatus",
         "EventListSourceEnum": "events.models.ListSource",
+        "ExportLanguageEnum": [("en", "en"), ("fr", "fr"), ("fa", "fa")],
+        "ArmyListKindEnum": [("army-list", "army-list")],
+        "RulesSectionKindEnum": [("rules-section", "rules-section")],
+        "RulebookKindEnum": [("rulebook", "rulebook")],
+        "EventListsKindEnum": [("event-lists", "event-lists")],
     },
 }
 
@@ -186,17 +311,53 @@ CITADEL_EXPORT_RESEND_AFTER = int(os.environ.get("CITADEL_EXPORT_RESEND_AFTER", 
 CITADEL_EXPORT_MAX_ATTEMPTS = int(os.environ.get("CITADEL_EXPORT_MAX_ATTEMPTS", "3"))
 CITADEL_EXPORT_EXPIRY_HOURS = int(os.environ.get("CITADEL_EXPORT_EXPIRY_HOURS", str(7 * 24)))
 CITADEL_EXPORT_RATE = os.environ.get("CITADEL_EXPORT_RATE", "30/hour")
+# Seconds a client is told to wait (Retry-After) when the export queue cannot be reached.
+CITADEL_RETRY_AFTER = int(os.environ.get("CITADEL_RETRY_AFTER", "30"))
 
-# Tournament events (events/): lists one bulk intake may bring, and the largest file it reads.
-CITADEL_MAX_INTAKE_LISTS = int(os.environ.get("CITADEL_MAX_INTAKE_LISTS", "2000"))
-CITADEL_MAX_UPLOAD_BYTES = int(os.environ.get("CITADEL_MAX_UPLOAD_BYTES", str(10 * 1024 * 1024)))
+# --- Limits: every bound on what one request may ask, each with a clear 4xx -------------------
+# (API and pages read them from here; the events app reuses them.)
+
+
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
+# Request body (JSON, form or upload), bytes: a larger one answers 413.
+CITADEL_MAX_BODY_BYTES = env_int("CITADEL_MAX_BODY_BYTES", 10 * 1024 * 1024)
+# One uploaded file (e.g. a list or an intake file), bytes.
+CITADEL_MAX_UPLOAD_BYTES = env_int("CITADEL_MAX_UPLOAD_BYTES", 5 * 1024 * 1024)
+# Characters of one pasted list, and entries (units, NCUs, attachments…) read in one list.
+CITADEL_MAX_LIST_CHARS = env_int("CITADEL_MAX_LIST_CHARS", 20_000)
+CITADEL_MAX_LIST_ENTRIES = env_int("CITADEL_MAX_LIST_ENTRIES", 60)
+# Lists in one check-batch request, and in one tournament intake.
+CITADEL_MAX_BATCH_LISTS = env_int("CITADEL_MAX_BATCH_LISTS", 2000)
+CITADEL_MAX_INTAKE_LISTS = env_int("CITADEL_MAX_INTAKE_LISTS", 2000)
+# Characters of a rules search or card query.
+CITADEL_MAX_QUERY_CHARS = env_int("CITADEL_MAX_QUERY_CHARS", 500)
+DATA_UPLOAD_MAX_MEMORY_SIZE = CITADEL_MAX_BODY_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = min(CITADEL_MAX_UPLOAD_BYTES, 2_621_440)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("CITADEL_MAX_FORM_FIELDS", 2000)
 
 # Where the demo command looks for rulebook files to import (issue: rules reference).
 CITADEL_RULEBOOK_DIR = os.environ.get("CITADEL_RULEBOOK_DIR", "")
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
-    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+# --- HTTPS: on by default when DEBUG is off (`manage.py check --deploy` is clean) ------------
+# CITADEL_HTTPS=0 opts out for a plain-HTTP run on localhost (the load drills, tests);
+# behind a proxy that terminates TLS, CITADEL_PROXY_SSL_HEADER=1 trusts its
+# X-Forwarded-Proto header.
+CITADEL_HTTPS = env_bool("CITADEL_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", CITADEL_HTTPS)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", CITADEL_HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if CITADEL_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", CITADEL_HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", CITADEL_HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # load balancers probe over plain HTTP
+if env_bool("CITADEL_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
     "version": 1,

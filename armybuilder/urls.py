@@ -26,3 +26,9 @@ urlpatterns = [
 
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+# Errors: JSON under /api/, the site's pages elsewhere (armybuilder.api_errors).
+handler400 = "armybuilder.api_errors.bad_request"
+handler403 = "armybuilder.api_errors.permission_denied"
+handler404 = "armybuilder.api_errors.not_found"
+handler500 = "armybuilder.api_errors.server_error"

@@ -1,13 +1,15 @@
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from cards import selectors as card_selectors
 from cards.models import Game
+
+from .health import healthy, run_checks
 
 HOME_GAMES = (Game.TMG, Game.TACTICS)
 
@@ -43,7 +45,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request)})
 
 
+@never_cache
 def health(request: HttpRequest) -> JsonResponse:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return JsonResponse({"status": "ok"})
+    """{"status": "ok"|"fail", "checks": {name: {"status", "detail"}}}: 503 when a service
+    the site uses is down (armybuilder.health)."""
+    checks = run_checks()
+    ok = healthy(checks)
+    body = {
+        "status": "ok" if ok else "fail",
+        "checks": {c.name: {"status": c.status, "detail": c.detail} for c in checks},
+    }
+    return JsonResponse(body, status=200 if ok else 503)

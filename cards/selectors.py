@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch, QuerySet
+import threading
+import time
+
+from django.db.models import Count, Max, Prefetch, QuerySet
 
 from .faction_rules import army_rules_for_faction
 from .models import FIGURE_KINDS, Card, CardVersion, Faction, Game, Scenario, ScenarioKind
@@ -11,6 +14,34 @@ from .models import FIGURE_KINDS, Card, CardVersion, Faction, Game, Scenario, Sc
 def card_counts_by_game() -> dict[str, int]:
     rows = Card.objects.values("game").annotate(n=Count("id")).order_by()
     return {row["game"]: row["n"] for row in rows}
+
+
+# How often a process re-reads the card data's fingerprint (card_data_version).
+VERSION_RECHECK_SECONDS = 5.0
+_version_lock = threading.Lock()
+_version: dict = {"value": "", "checked": float("-inf")}
+
+
+def card_data_version() -> str:
+    """Changes whenever a card or faction is added, removed or updated (imports and the
+    admin touch `updated_at`); read from the database at most every few seconds per
+    process. Keys the cached search answers (cards.api.views)."""
+    now = time.monotonic()
+    with _version_lock:
+        if now - _version["checked"] < VERSION_RECHECK_SECONDS:
+            return _version["value"]
+    cards = Card.objects.aggregate(n=Count("id"), newest=Max("updated_at"), top=Max("id"))
+    factions = Faction.objects.aggregate(n=Count("id"), top=Max("id"))
+    value = f"{cards['n']}.{cards['top']}.{cards['newest']}.{factions['n']}.{factions['top']}"
+    with _version_lock:
+        _version.update(value=value, checked=now)
+    return value
+
+
+def forget_card_data_version() -> None:
+    """Read the fingerprint again on next use (tests that change cards and search at once)."""
+    with _version_lock:
+        _version["checked"] = float("-inf")
 
 
 def cards_with_relations() -> QuerySet[Card]:

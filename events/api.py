@@ -14,30 +14,36 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
-from rest_framework.authentication import (
-    BasicAuthentication,
-    SessionAuthentication,
-    TokenAuthentication,
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
 )
+from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated, NotFound
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.api_errors import invalid_request
+from armybuilder.api_parsers import JSONParser
 from armybuilder.lists.models import ArmyList
+from armybuilder.serializers import ErrorSerializer
 from cards.api.pagination import CappedPageNumberPagination
 from common.i18n import current_language
 
 from . import errata, intake, selectors, services
 from .models import Event, EventList, Player
 from .serializers import (
+    INTAKE_SHAPES,
+    SUBMIT_SHAPES,
     EventListSerializer,
     EventSerializer,
     EventWriteSerializer,
+    IntakeFile,
     IntakeRequestSerializer,
     JoinSerializer,
     PlayerSerializer,
@@ -51,12 +57,14 @@ from .serializers import (
     report_json,
 )
 
-ERROR = OpenApiTypes.OBJECT  # {"detail", "code", "field"?}
+ERROR = ErrorSerializer  # {"detail", "code", "field"?}
+NO_PAGE = OpenApiResponse(ERROR, description="No such page (past the last).")
 
 
 class EventAPIView(APIView):
-    # Basic first: a request without credentials answers 401 with a WWW-Authenticate header.
-    authentication_classes = [BasicAuthentication, TokenAuthentication, SessionAuthentication]
+    # The site's authentication classes (settings.REST_FRAMEWORK): basic, token, session.
+    # Bodies are JSON (the intake also takes a file, as multipart).
+    parser_classes = [JSONParser]
     permission_classes = [AllowAny]  # who may do what is the service's and selectors' call
 
     def handle_exception(self, exc: Exception) -> Response:
@@ -98,7 +106,7 @@ class EventsView(EventAPIView):
     @extend_schema(
         operation_id="events_list",
         summary="Events you may see: public ones, and those you organise or play in",
-        responses={200: EventSerializer(many=True)},
+        responses={200: EventSerializer(many=True), 400: ERROR, 404: NO_PAGE},
     )
     def get(self, request: Request) -> Response:
         paginator = self.pagination_class()
@@ -196,7 +204,7 @@ class EventPlayersView(EventAPIView):
         operation_id="events_players_create",
         summary="Add a player by name (and account) (organisers)",
         request=PlayerWriteSerializer,
-        responses={201: PlayerSerializer, 400: ERROR, 403: ERROR, 404: ERROR},
+        responses={201: PlayerSerializer, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event(event_id)
@@ -230,7 +238,7 @@ class EventListsView(EventAPIView):
                 "status", str, enum=list(selectors.FILTERS), description="Organisers' filter."
             )
         ],
-        responses={200: EventListSerializer(many=True), 404: ERROR},
+        responses={200: EventListSerializer(many=True), 400: ERROR, 404: ERROR},
     )
     def get(self, request: Request, event_id: int) -> Response:
         event = self.event(event_id)
@@ -248,7 +256,11 @@ class EventListsView(EventAPIView):
     @extend_schema(
         operation_id="events_lists_submit",
         summary="Submit (or resubmit) your list: text, a share code or a saved list",
-        request=SubmitListSerializer,
+        request=PolymorphicProxySerializer(
+            component_name="EventListSubmission",
+            serializers=SUBMIT_SHAPES,
+            resource_type_field_name=None,
+        ),
         responses={
             201: EventListSerializer,
             200: EventListSerializer,
@@ -270,7 +282,9 @@ class EventListsView(EventAPIView):
         if "list_id" in data:
             saved = ArmyList.objects.filter(pk=data["list_id"], owner=request.user.pk).first()
             if saved is None:
-                return invalid_request({"list_id": [_("No saved list of yours has this number.")]})
+                raise services.EventRefused(
+                    _("No saved list of yours has this number."), field="list_id", status=404
+                )
         first = not hasattr(player, "event_list")
         stored = services.submit_list(
             event=event,
@@ -295,7 +309,7 @@ class EventListsView(EventAPIView):
             if not self.request.user.is_authenticated:
                 raise services.EventRefused(_("Sign in to submit a list."), status=403)
             raise services.EventRefused(
-                _("Join the event before submitting a list."), field="player_id", status=400
+                _("Join the event before submitting a list."), field="player_id", status=403
             )
         return player
 
@@ -350,12 +364,18 @@ class EventListDetailView(EventAPIView):
 
 
 class EventIntakeView(EventAPIView):
+    parser_classes = [JSONParser, MultiPartParser]
+
     @extend_schema(
         operation_id="events_intake",
         summary="Bulk intake: many lists at once, judged, with one report (organisers)",
         request={
-            "application/json": IntakeRequestSerializer,
-            "multipart/form-data": IntakeRequestSerializer,
+            "application/json": PolymorphicProxySerializer(
+                component_name="IntakeRequest",
+                serializers=INTAKE_SHAPES,
+                resource_type_field_name=None,
+            ),
+            "multipart/form-data": IntakeFile,
         },
         responses={
             200: ReportSerializer,

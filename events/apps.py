@@ -18,7 +18,8 @@ def _on_new_card_data(sender, changes, source, **kwargs) -> None:
         check_errata_task(source=label)
         return
     try:
-        current_app.send_task(CHECK_ERRATA, kwargs={"source": label})
+        conf = current_app.conf  # the site's own queue (CITADEL_CELERY_QUEUE), as exports
+        current_app.send_task(CHECK_ERRATA, kwargs={"source": label}, queue=conf.task_default_queue)
     except OperationalError:
         # The periodic check finds the same lists later.
         logger.exception("errata check not sent: the broker cannot be reached")

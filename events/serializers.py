@@ -21,36 +21,17 @@ from rest_framework import serializers
 
 from armybuilder.checking import MAX_LIST_CHARS
 from armybuilder.lists.models import ListGame
-from armybuilder.serializers import FindingSerializer, LineReadingSerializer
+from armybuilder.serializers import (
+    FindingSerializer,
+    LineReadingSerializer,
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+)
+from armybuilder.tmg.rulesets import all_rulesets
 
 from .models import Event, EventList, EventVisibility, ListSource, ListStatus
 from .selectors import EventReport, ReportRow, Summary
-
-# --- strict request fields ---------------------------------------------------------------------
-# A JSON API takes what its schema says and nothing else: "40" is not an integer, 0 is not
-# text (DRF's own fields would coerce both).
-
-
-class StrictCharField(serializers.CharField):
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictIntegerField(serializers.IntegerField):
-    def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictBooleanField(serializers.BooleanField):
-    def to_internal_value(self, data: Any) -> bool:
-        if not isinstance(data, bool):
-            self.fail("invalid")
-        return data
-
 
 # --- events ------------------------------------------------------------------------------------
 
@@ -60,7 +41,7 @@ class EventWriteSerializer(serializers.Serializer):
     `budget` (Tactics: "gold-silver-copper" or a scenario's slug). Each field is checked
     again by the service (a ruleset that exists, a deadline before the event, …)."""
 
-    name = StrictCharField(max_length=120)
+    name = StrictCharField(min_length=1, max_length=120)
     date = serializers.DateField()
     game = serializers.ChoiceField(choices=ListGame.choices)
     place = StrictCharField(max_length=160, required=False, allow_blank=True)
@@ -68,18 +49,18 @@ class EventWriteSerializer(serializers.Serializer):
         min_value=1, max_value=500, required=False, help_text="TMG: the game size in points."
     )
     budget = StrictCharField(
+        min_length=1,
         max_length=64,
         required=False,
         help_text='Tactics: a budget "gold-silver-copper" (e.g. "3-6-18") or a scenario slug.',
     )
-    ruleset = StrictCharField(
-        max_length=64,
+    ruleset = serializers.ChoiceField(
+        choices=[("", ""), *((r, r) for r in sorted(all_rulesets()))],
         required=False,
-        allow_blank=True,
         help_text="TMG: the ruleset id (default: the newest in force on the event's date).",
     )
     game_modes = serializers.ListField(
-        child=StrictCharField(max_length=64), required=False, max_length=20
+        child=StrictCharField(min_length=1, max_length=64), required=False, max_length=20
     )
     deadline = serializers.DateTimeField(
         required=False, allow_null=True, help_text="When the lists lock (ISO 8601)."
@@ -223,10 +204,11 @@ def list_json(
 
 class SubmitListSerializer(serializers.Serializer):
     """A player's list: pasted text (or a War Council share code), or one of their saved
-    lists. Organisers may submit for a player (`player_id`)."""
+    lists. Organisers may submit for a player (`player_id`). Validates; the schema shows
+    its two shapes (SUBMIT_SHAPES)."""
 
     text = StrictCharField(
-        required=False, trim_whitespace=False, max_length=MAX_LIST_CHARS, allow_blank=True
+        required=False, trim_whitespace=False, min_length=1, max_length=MAX_LIST_CHARS
     )
     list_id = StrictIntegerField(required=False, min_value=1, help_text="A saved list of yours.")
     player_id = StrictIntegerField(
@@ -241,6 +223,29 @@ class SubmitListSerializer(serializers.Serializer):
         return attrs
 
 
+def _shape(name: str, fields: dict) -> type[serializers.Serializer]:
+    """One request shape, for the schema only (a validating serializer checks)."""
+    return type(name, (serializers.Serializer,), fields)
+
+
+_PLAYER_ID = StrictIntegerField(
+    required=False, min_value=1, help_text="Organisers: the player to submit for."
+)
+SUBMIT_SHAPES = [
+    _shape(
+        "EventListAsText",
+        {
+            "text": StrictCharField(min_length=1, max_length=MAX_LIST_CHARS),
+            "player_id": _PLAYER_ID,
+        },
+    ),
+    _shape(
+        "EventListFromSavedList",
+        {"list_id": StrictIntegerField(min_value=1), "player_id": _PLAYER_ID},
+    ),
+]
+
+
 class ReviewSerializer(serializers.Serializer):
     note = StrictCharField(required=False, allow_blank=True, max_length=2000)
     approved = StrictBooleanField(required=False)
@@ -248,15 +253,21 @@ class ReviewSerializer(serializers.Serializer):
 
 class JoinSerializer(serializers.Serializer):
     token = StrictCharField(
-        required=False, max_length=64, help_text="The join link's token (unlisted events)."
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="The join link's token (unlisted events).",
     )
     team = StrictCharField(required=False, allow_blank=True, max_length=80)
 
 
 class PlayerWriteSerializer(serializers.Serializer):
-    name = StrictCharField(max_length=120)
+    name = StrictCharField(min_length=1, max_length=120)
     username = StrictCharField(
-        required=False, max_length=150, help_text="The player's account, when they have one."
+        required=False,
+        allow_blank=True,
+        max_length=150,
+        help_text="The player's account, when they have one.",
     )
     team = StrictCharField(required=False, allow_blank=True, max_length=80)
 
@@ -278,15 +289,47 @@ class IntakeItemSerializer(serializers.Serializer):
     team = StrictCharField(required=False, allow_blank=True, max_length=80)
 
 
+# The intake's JSON shapes (schema only; IntakeRequestSerializer validates): exactly one of.
+INTAKE_SHAPES = [
+    _shape("IntakeText", {"text": StrictCharField(min_length=1, trim_whitespace=False)}),
+    _shape("IntakeCsv", {"csv": StrictCharField(min_length=1, trim_whitespace=False)}),
+    _shape(
+        "IntakeLists",
+        {
+            "lists": serializers.ListField(
+                child=IntakeItemSerializer(),
+                min_length=1,
+                max_length=settings.CITADEL_MAX_INTAKE_LISTS,
+            )
+        },
+    ),
+]
+IntakeFile = _shape("IntakeFile", {"file": serializers.FileField()})
+
+
+class TextOrFileField(serializers.FileField):
+    """An uploaded file, or its content sent as a plain multipart value."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str):
+            return data
+        return super().to_internal_value(data)
+
+
 class IntakeRequestSerializer(serializers.Serializer):
     """Exactly one of: `text` (lists separated by a line of --- or by a heading naming the
     player), `csv` (a header row with player and list columns), `lists` (one object per
     list); or, as multipart, a `file` (text, CSV or JSON)."""
 
-    text = StrictCharField(required=False, trim_whitespace=False)
-    csv = StrictCharField(required=False, trim_whitespace=False)
-    lists = IntakeItemSerializer(many=True, required=False, allow_empty=False)
-    file = serializers.FileField(required=False)
+    text = StrictCharField(required=False, min_length=1, trim_whitespace=False)
+    csv = StrictCharField(required=False, min_length=1, trim_whitespace=False)
+    lists = serializers.ListField(
+        child=IntakeItemSerializer(),
+        required=False,
+        min_length=1,
+        max_length=settings.CITADEL_MAX_INTAKE_LISTS,
+    )
+    file = TextOrFileField(required=False)
 
     def validate(self, attrs: dict) -> dict:
         given = [key for key in ("text", "csv", "lists", "file") if key in attrs]
@@ -295,6 +338,8 @@ class IntakeRequestSerializer(serializers.Serializer):
                 {"text": gettext_lazy("Give exactly one of text, csv, lists or file.")}
             )
         upload = attrs.get("file")
+        if isinstance(upload, str):
+            attrs["text"], upload = attrs.pop("file"), None
         if upload is not None and upload.size > settings.CITADEL_MAX_UPLOAD_BYTES:
             raise serializers.ValidationError(
                 {
@@ -408,3 +453,20 @@ def report_csv(report: EventReport, *, organiser: bool) -> str:
             line.append(stored.note)
         writer.writerow(line)
     return out.getvalue()
+
+
+# Operations whose body is one of several shapes (oneOf): the body itself is required.
+_BODY_REQUIRED = (
+    ("/api/v1/events/{event_id}/lists/", "post"),
+    ("/api/v1/events/{event_id}/intake/", "post"),
+)
+
+
+def require_event_bodies(result, generator, request, public):
+    """drf-spectacular post-processing hook: a submission or an intake without a body is
+    refused (400), so the schema says the body is required."""
+    for path, method in _BODY_REQUIRED:
+        body = result["paths"].get(path, {}).get(method, {}).get("requestBody")
+        if body is not None:
+            body["required"] = True
+    return result

@@ -351,6 +351,7 @@ def _team(event: Event, name: str) -> Team | None:
             _("The team %(team)s already has %(size)d players.")
             % {"team": team.name, "size": event.team_size},
             field="team",
+            status=409,
         )
     return team
 
@@ -392,9 +393,11 @@ def add_player(
     _require_organiser(event, actor)
     name = _text(name, "name")
     if event.players.filter(name=name).exists():
-        raise EventRefused(_("A player of this event already has this name."), field="name")
+        raise EventRefused(
+            _("A player of this event already has this name."), field="name", status=409
+        )
     if user is not None and event.players.filter(user=user).exists():
-        raise EventRefused(_("This account already plays in this event."), field="user")
+        raise EventRefused(_("This account already plays in this event."), field="user", status=409)
     return Player.objects.create(event=event, user=user, name=name, team=_team(event, team))
 
 
@@ -446,7 +449,9 @@ def submit_list(
     _require_open(event)
     if saved_list is not None:
         if saved_list.owner_id is None or saved_list.owner_id != getattr(actor, "pk", None):
-            raise EventRefused(_("No saved list of yours has this number."), field="list_id")
+            raise EventRefused(
+                _("No saved list of yours has this number."), field="list_id", status=404
+            )
         if saved_list.game != event.game:
             raise EventRefused(
                 _("This event is played with %(game)s lists.")
@@ -618,8 +623,8 @@ def intake_lists(
     player it names, all judged in one batch (team-mates together), stored as submitted."""
     _require_organiser(event, actor)
     _require_open(event)
-    if not pieces:
-        raise EventRefused(_("No list was found in what you gave."), field="text")
+    if not pieces:  # nothing but blank lines and separators: nothing to take in
+        return IntakeOutcome(lists=(), pieces=(), created=0, replaced=0)
     limit = settings.CITADEL_MAX_INTAKE_LISTS
     pools = Pools()
     if len(pieces) <= limit:

@@ -7,7 +7,7 @@ from django.http import FileResponse, HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -15,15 +15,18 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import invalid_request
+from armybuilder.api_errors import ServiceUnavailable, invalid_request
+from armybuilder.api_parsers import JSONParser
 
 from . import services
 from .models import ExportJob, ExportStatus
 from .serializers import (
+    REQUEST_SHAPES,
     ExportCreatedSerializer,
     ExportErrorSerializer,
     ExportRequestSerializer,
     ExportStatusSerializer,
+    unexpected_field,
 )
 from .web import ExportRateThrottle, requested_job, start_requested_export
 
@@ -56,6 +59,7 @@ def viewer_job(request: HttpRequest, job_id) -> ExportJob:
 class ExportCreateView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [ExportRateThrottle]
+    parser_classes = [JSONParser]
 
     @extend_schema(
         operation_id="exports_create",
@@ -66,15 +70,30 @@ class ExportCreateView(APIView):
             "job through the session cookie set by this answer. Throttled per user "
             "(CITADEL_EXPORT_RATE)."
         ),
-        request=ExportRequestSerializer,
+        request=PolymorphicProxySerializer(
+            component_name="ExportRequest",
+            serializers=REQUEST_SHAPES,
+            resource_type_field_name=None,
+        ),
         responses={
             202: ExportCreatedSerializer,
             400: ExportErrorSerializer,
-            404: OpenApiResponse(ExportErrorSerializer, description="No list you may read."),
+            404: OpenApiResponse(
+                ExportErrorSerializer, description="No list, section or book you may read."
+            ),
             429: OpenApiResponse(ExportErrorSerializer, description="Too many exports."),
+            503: OpenApiResponse(
+                ExportErrorSerializer,
+                description="The export queue cannot be reached; Retry-After says when to retry.",
+            ),
         },
     )
     def post(self, request):
+        if not isinstance(request.data, dict):
+            return invalid_request({"non_field_errors": [_("The body must be a JSON object.")]})
+        extra = unexpected_field(request.data)
+        if extra is not None:
+            return invalid_request({extra: [_("This field does not belong to this export.")]})
         serializer = ExportRequestSerializer(data=request.data)
         if not serializer.is_valid():
             return invalid_request(serializer.errors)
@@ -82,6 +101,8 @@ class ExportCreateView(APIView):
             job = start_requested_export(request, serializer.validated_data)
         except services.ExportTargetNotFound as exc:
             raise NotFound(str(exc)) from exc
+        except services.ExportQueueUnavailable as exc:
+            raise ServiceUnavailable(str(exc)) from exc
         except services.ExportRequestInvalid as exc:
             return invalid_request({exc.field: [exc.message]})
         return Response(

@@ -62,6 +62,10 @@ class TransientExportError(Exception):
     """The job was put back in the queue after a transient error: the task retries it."""
 
 
+class ExportQueueUnavailable(Exception):
+    """The export queue (the broker) cannot be reached: no job was created. Try later."""
+
+
 class ExportTargetNotFound(Exception):
     """The list, section or book does not exist or this viewer may not read it (a 404)."""
 
@@ -156,11 +160,11 @@ def export_params(
             raise ExportRequestInvalid("game", str(exc)) from exc
     if kind == ExportKind.RULES_SECTION:
         if not Section.objects.filter(pk=section_id).exists():
-            raise ExportRequestInvalid("section_id", _("No rules section has this id."))
+            raise ExportTargetNotFound(_("No rules section has this id."))
         return {"section_id": section_id}
     if kind == ExportKind.RULEBOOK:
         if not Rulebook.objects.filter(pk=rulebook_id).exists():
-            raise ExportRequestInvalid("rulebook_id", _("No rulebook has this id."))
+            raise ExportTargetNotFound(_("No rulebook has this id."))
         return {"rulebook_id": rulebook_id}
     if kind == ExportKind.EVENT_LISTS:
         return _event_lists_params(viewer, event_id=event_id, event_list_id=event_list_id)
@@ -192,8 +196,16 @@ def _event_lists_params(
 def start_export(
     *, kind: str, language: str, viewer: ExportViewer, **fields: int | str | None
 ) -> ExportJob:
-    """Check the request (see export_params), then create the job and queue it."""
+    """Check the request (see export_params), then create the job and queue it. Raises
+    ExportQueueUnavailable, storing nothing, when the broker cannot be reached."""
     params = export_params(kind=kind, viewer=viewer, **fields)
+    if not dispatch.runs_in_process() and not dispatch.broker_reachable():
+        raise ExportQueueUnavailable(
+            _(
+                "Exports are paused for a moment: the export queue cannot be reached. "
+                "Please try again in a minute."
+            )
+        )
     return create_export(kind=kind, params=params, language=language, viewer=viewer)
 
 

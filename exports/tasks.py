@@ -6,12 +6,16 @@ Only TransientExportError is retried: the service raises it after putting the jo
 the queue, and fails the job itself once its attempts are spent.
 """
 
+import logging
+
 from celery import shared_task
 from celery.signals import worker_process_init
 from django.conf import settings
 
 from . import services
-from .dispatch import RUN_EXPORT
+from .dispatch import PRUNE_EXPORTS, RUN_EXPORT
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -29,6 +33,15 @@ from .dispatch import RUN_EXPORT
 )
 def run_export_job(job_id: str) -> None:
     services.run_export(job_id=job_id)
+
+
+@shared_task(name=PRUNE_EXPORTS, ignore_result=True)
+def prune_exports() -> None:
+    """Periodic (Celery beat, CELERY_BEAT_SCHEDULE): what `manage.py prune_exports` does."""
+    reaped = services.reap_stale_exports()
+    pruned = services.prune_expired_exports()
+    if reaped.requeued or reaped.failed or reaped.resent or pruned:
+        logger.info("prune_exports: %s; expired deleted: %d", reaped, pruned)
 
 
 @worker_process_init.connect

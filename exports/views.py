@@ -7,6 +7,7 @@ JavaScript the form redirects to the job's page, which refreshes itself.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -45,6 +46,10 @@ def start(request: HttpRequest) -> HttpResponse:
         raise Http404(str(exc)) from exc
     except services.ExportRequestInvalid as exc:
         return _refused(request, f"{exc.field}: {exc.message}", 400)
+    except services.ExportQueueUnavailable as exc:
+        refused = _refused(request, str(exc), 503)
+        refused["Retry-After"] = str(settings.CITADEL_RETRY_AFTER)
+        return refused
     if not request.htmx:
         return redirect("exports:detail", job.pk)
     # Re-read: without a broker (the demo) the job already ran while it was dispatched.

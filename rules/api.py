@@ -41,18 +41,20 @@ def section_url(section: Section) -> str:
 
 def search_params(params) -> dict:
     """The validated search parameters, or InvalidSearch with a readable message."""
-    q = (params.get("q") or "").strip()
+    raw = params.get("q") or ""
+    q = raw.strip()
     if not q:
         raise InvalidSearch(_("The q parameter is required: the words to search for."), "empty")
-    if len(q) > MAX_QUERY_LENGTH:
+    if len(raw) > MAX_QUERY_LENGTH:
         raise InvalidSearch(
             _("The query is too long: at most %(max)d characters.") % {"max": MAX_QUERY_LENGTH},
             "too_long",
         )
-    lang = (params.get("lang") or "").strip().lower() or None
+    # Given, lang and game must be one of the schema's values (an empty one is a 400 too).
+    lang = params["lang"].strip().lower() if "lang" in params else None
     if lang is not None and lang not in Language.values:
         raise InvalidSearch(_("Unknown lang: use one of en, fr, fa."), "invalid_lang")
-    game = (params.get("game") or "").strip().lower() or None
+    game = params["game"].strip().lower() if "game" in params else None
     if game is not None and game not in Game.values:
         raise InvalidSearch(_("Unknown game: use one of tmg, tactics, agot, hotk."), "invalid_game")
     book = (params.get("book") or "").strip() or None
@@ -230,7 +232,7 @@ class RulesSearchView(APIView):
         parameters=[
             OpenApiParameter(
                 "q",
-                OpenApiTypes.STR,
+                {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_LENGTH, "pattern": r"\S"},
                 required=True,
                 description=f"Words to search for, in any language (at most {MAX_QUERY_LENGTH} "
                 "characters), e.g. `corbeau messager`, `messenger raven`, `کلاغ`.",
@@ -247,7 +249,7 @@ class RulesSearchView(APIView):
             ),
             OpenApiParameter(
                 "limit",
-                OpenApiTypes.INT,
+                {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
                 description=f"Results (1 to {MAX_LIMIT}, default {DEFAULT_LIMIT}).",
             ),
             OpenApiParameter(

@@ -11,7 +11,7 @@ SHARED_DIR = Path(os.environ.get("CITADEL_SHARED_DIR", REPO_DIR.parent / "shared
 COMMUNITY_DATA_DIR = SHARED_DIR / "data" / "asoiaf-tmg-data"
 
 
-def _require(path: Path) -> Path:
+def require(path: Path) -> Path:
     if not path.exists():
         message = f"{path} is missing: tests that read ../shared need it beside the checkout"
         if os.environ.get("CI"):
@@ -22,12 +22,22 @@ def _require(path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
-    return _require(SHARED_DIR)
+    return require(SHARED_DIR)
 
 
 @pytest.fixture(scope="session")
 def community_data_dir() -> Path:
-    return _require(COMMUNITY_DATA_DIR)
+    return require(COMMUNITY_DATA_DIR)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_card_data_version():
+    """The card data's version is re-read every few seconds per process; a test that
+    changed cards must not be answered from the search cache of the previous one."""
+    from cards.selectors import forget_card_data_version
+
+    forget_card_data_version()
+    yield
 
 
 @pytest.fixture(autouse=True)

@@ -51,6 +51,7 @@ SITE_MODULES = frozenset(
         "armybuilder.urls",
         "armybuilder.api_urls",
         "armybuilder.views",
+        "armybuilder.health",
         "armybuilder.wsgi",
         "armybuilder.celery",
         "armybuilder.apps",

@@ -58,5 +58,16 @@ def test_logout_logs_out(client, django_user_model):
 
 
 @pytest.mark.django_db
-def test_health_endpoint_reports_ok(client):
-    assert client.get("/health/").json() == {"status": "ok"}
+def test_health_endpoint_reports_ok(client, settings):
+    """The bare set-up (no Redis, no broker): what it does not use is skipped, not down.
+    Health with Redis down or a worker: tests/reliability/test_redis_down.py and
+    tests/exports/test_worker.py."""
+    from armybuilder.celery import app
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, True
+    try:
+        answer = client.get("/health/")
+    finally:
+        app.conf.task_always_eager = eager
+    assert (answer.status_code, answer.json()["status"]) == (200, "ok"), answer.json()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -38,7 +39,7 @@ from .models import ArmyList, EntryRole, ListEntry, ListGame, Visibility
 
 MIN_POINTS = 1
 MAX_POINTS = 999
-MAX_ENTRIES = 60
+MAX_ENTRIES = settings.CITADEL_MAX_LIST_ENTRIES
 MAX_NAME = 120
 ROLE_KINDS = {EntryRole.UNIT: "unit", EntryRole.ATTACHMENT: "attachment", EntryRole.NCU: "ncu"}
 

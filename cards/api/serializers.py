@@ -1,6 +1,9 @@
 """JSON shapes of cards, factions and scenarios. Texts come in every language: {"en", "fr"}."""
 
-from django.urls import reverse
+import functools
+import re
+
+from django.urls import get_script_prefix, reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -50,7 +53,29 @@ class PathField(serializers.Field):
         super().__init__(**kwargs)
 
     def to_representation(self, value) -> str:
-        return reverse(self.url_name, args=[getattr(value, name) for name in self.attributes])
+        args = [str(getattr(value, name)) for name in self.attributes]
+        template = _path_template(self.url_name, len(args), get_script_prefix())
+        if template is None or not all(_PLAIN.fullmatch(arg) for arg in args):
+            return reverse(self.url_name, args=args)
+        return template.format(*args)
+
+
+# A result page serialises hundreds of paths: one `reverse` per URL name, then formatting.
+# Only for plain values (letters, digits, - and _), which `reverse` would write unchanged.
+_PLAIN = re.compile(r"[A-Za-z0-9_-]+")
+_SENTINELS = ("7310001", "7310002", "7310003")
+
+
+@functools.lru_cache(maxsize=64)
+def _path_template(url_name: str, count: int, prefix: str) -> str | None:
+    """The URL name's path with `{0}`, `{1}`… for its arguments (None: not templatable)."""
+    path = reverse(url_name, args=list(_SENTINELS[:count]))
+    if any(path.count(sentinel) != 1 for sentinel in _SENTINELS[:count]):
+        return None
+    path = path.replace("{", "{{").replace("}", "}}")
+    for n, sentinel in enumerate(_SENTINELS[:count]):
+        path = path.replace(sentinel, f"{{{n}}}")
+    return path
 
 
 class CoinsSerializer(serializers.Serializer):
@@ -149,8 +174,8 @@ class CardDetailSerializer(CardSummarySerializer):
     abilities = serializers.SerializerMethodField()
     requirements = serializers.SerializerMethodField()
     versions = CardVersionSerializer(many=True, read_only=True)
-    commander_card = CardRefSerializer(read_only=True)
-    replaces = CardRefSerializer(read_only=True)
+    commander_card = CardRefSerializer(read_only=True, allow_null=True)
+    replaces = CardRefSerializer(read_only=True, allow_null=True)
     tactics_cards = CardRefSerializer(source="commander_tactics", many=True, read_only=True)
 
     class Meta(CardSummarySerializer.Meta):

@@ -1,13 +1,17 @@
 """Read-only card API (contracts §4): search, one card, factions, scenarios."""
 
+import hashlib
 from collections.abc import Callable
 from typing import NamedTuple
 
+from django.core.cache import cache
 from django.db.models import QuerySet
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
+    OpenApiResponse,
     extend_schema,
     extend_schema_view,
     inline_serializer,
@@ -44,11 +48,6 @@ LANG_PARAM = OpenApiParameter(
     enum=list(CARD_LANGUAGES),
     description="Language of error messages (default: the Accept-Language header, else en).",
 )
-PAGE_SIZE_PARAM = OpenApiParameter(
-    "page_size",
-    OpenApiTypes.INT,
-    description="Results per page (default 50, capped at 200).",
-)
 GAME_PARAM = OpenApiParameter(
     "game", OpenApiTypes.STR, enum=list(Game.values), description="Only this game."
 )
@@ -60,10 +59,23 @@ QueryErrorSerializer = inline_serializer(
     {
         "detail": serializers.CharField(),
         "code": serializers.CharField(default="query_syntax"),
-        "position": serializers.IntegerField(),
-        "length": serializers.IntegerField(),
+        "position": serializers.IntegerField(
+            required=False, help_text="Where in q the error is (query syntax errors)."
+        ),
+        "length": serializers.IntegerField(required=False),
     },
 )
+
+
+SEARCH_CACHE_SECONDS = 300
+
+
+def _search_cache_key(request) -> str:
+    """The answer depends on the parameters, the card data and, for its next/previous
+    links, the scheme and host it was asked on."""
+    address = f"{selectors.card_data_version()} {request.scheme}://{request.get_host()}"
+    digest = hashlib.sha256(f"{address}{request.get_full_path()}".encode()).hexdigest()
+    return f"cards-api:search:{digest[:40]}"
 
 
 class InvalidGame(APIException):
@@ -72,10 +84,31 @@ class InvalidGame(APIException):
     default_detail = _("Unknown game: use one of tmg, tactics, agot, hotk.")
 
 
-class AmbiguousSlug(APIException):
+class AmbiguousSlug(Exception):
+    """Several games use the slug: the answer is 300 Multiple Choices, one URL per game."""
+
+    def __init__(self, rows: list):
+        super().__init__("ambiguous slug")
+        self.rows = rows
+
+
+AMBIGUOUS_DETAIL = _("Several games use this slug: add ?game=… or use /<game>/<slug>/.")
+ChoicesSerializer = inline_serializer(
+    "MultipleChoices",
+    {
+        "detail": serializers.CharField(),
+        "code": serializers.CharField(default="ambiguous_slug"),
+        "choices": serializers.ListField(
+            child=serializers.CharField(), help_text="The URL of each game's row."
+        ),
+    },
+)
+
+
+class InvalidLanguage(APIException):
     status_code = 400
-    default_code = "ambiguous_slug"
-    default_detail = _("Several games use this slug: add ?game=… or use /<game>/<slug>/.")
+    default_code = "invalid_lang"
+    default_detail = _("Unknown lang: use en or fr.")
 
 
 def request_lang(request) -> str:
@@ -86,17 +119,28 @@ def request_lang(request) -> str:
     return current_language()
 
 
+def check_lang_param(request) -> None:
+    """A `lang` given must be one the schema lists (an empty one too)."""
+    if "lang" in request.query_params and request.query_params["lang"] not in CARD_LANGUAGES:
+        raise InvalidLanguage()
+
+
 def game_param(request) -> str | None:
-    game = (request.query_params.get("game") or "").strip().lower()
-    if not game:
+    """The `game` filter; given, it must be a game (an empty one is a 400 too)."""
+    if "game" not in request.query_params:
         return None
+    game = request.query_params["game"]
     if game not in Game.values:
         raise InvalidGame()
     return game
 
 
 class CardListView(generics.ListAPIView):
-    """Search cards with the query language; paginated (`page`, `page_size`)."""
+    """Search cards with the query language; paginated (`page`, `page_size`).
+
+    Answers are cached (SEARCH_CACHE_SECONDS) under the request's address and the card
+    data's version: a search that many players run at once is computed once, and an
+    import or an admin edit is seen within seconds (cards.selectors.card_data_version)."""
 
     serializer_class = CardSummarySerializer
     permission_classes = [AllowAny]
@@ -105,11 +149,25 @@ class CardListView(generics.ListAPIView):
         q = (self.request.query_params.get("q") or "").strip()
         return search_cards(q, queryset=selectors.cards_for_listing())
 
+    def list(self, request, *args, **kwargs):
+        key = _search_cache_key(request)
+        cached = cache.get(key)
+        if cached is not None:
+            return Response(cached)
+        response = super().list(request, *args, **kwargs)
+        cache.set(key, response.data, SEARCH_CACHE_SECONDS)
+        return response
+
     @extend_schema(
-        parameters=[Q_PARAM, LANG_PARAM, PAGE_SIZE_PARAM],
-        responses={200: CardSummarySerializer(many=True), 400: QueryErrorSerializer},
+        parameters=[Q_PARAM, LANG_PARAM],
+        responses={
+            200: CardSummarySerializer(many=True),
+            400: QueryErrorSerializer,
+            404: OpenApiResponse(ErrorSerializer, description="No such page (page past the last)."),
+        },
     )
     def get(self, request, *args, **kwargs):
+        check_lang_param(request)
         try:
             return self.list(request, *args, **kwargs)
         except QuerySyntaxError as exc:
@@ -180,8 +238,12 @@ def _slug_views(
 
     @extend_schema_view(
         get=extend_schema(
-            parameters=[GAME_PARAM, PAGE_SIZE_PARAM],
-            responses={200: serializer(many=True), 400: ErrorSerializer},
+            parameters=[GAME_PARAM],
+            responses={
+                200: serializer(many=True),
+                400: ErrorSerializer,
+                404: OpenApiResponse(ErrorSerializer, description="No such page."),
+            },
         )
     )
     class ListView(generics.ListAPIView):
@@ -212,18 +274,38 @@ def _slug_views(
             if not found:
                 raise NotFound()
             if len(found) > 1:
-                raise AmbiguousSlug()
+                raise AmbiguousSlug(found)
             return found[0]
+
+        def retrieve(self, request, *args, **kwargs):
+            try:
+                return super().retrieve(request, *args, **kwargs)
+            except AmbiguousSlug as ambiguous:
+                choices = [
+                    reverse(f"cards_api:{singular}-detail", args=[row.game, row.slug])
+                    for row in rows(game=None, slug=self.kwargs["slug"])
+                ]
+                body = {"detail": AMBIGUOUS_DETAIL, "code": "ambiguous_slug", "choices": choices}
+                del ambiguous
+                return Response(body, status=300)
 
     @extend_schema_view(
         get=extend_schema(
             operation_id=f"{plural}_retrieve_by_slug",
             parameters=[GAME_PARAM],
-            responses={200: serializer, 400: ErrorSerializer, 404: ErrorSerializer},
+            responses={
+                200: serializer,
+                300: OpenApiResponse(ChoicesSerializer, description="Several games use it."),
+                400: ErrorSerializer,
+                404: ErrorSerializer,
+            },
         )
     )
     class BySlugView(DetailView):
-        __doc__ = f"One {singular} by slug alone (400 when several games use it and no ?game=)."
+        __doc__ = (
+            f"One {singular} by slug alone (300 Multiple Choices, with each game's URL, when "
+            "several games use it and no ?game= says which)."
+        )
 
     views = SlugViews(listing=ListView, detail=DetailView, by_slug=BySlugView)
     for view, suffix in zip(views, ("ListView", "DetailView", "BySlugView"), strict=True):

@@ -74,12 +74,13 @@ def test_check_unknown_card_suggests_names(client):
 
 def test_check_rejects_missing_text_with_400(client):
     response = check(client)
-    assert response.status_code == 400 and "text" in response.json()
+    assert response.status_code == 400 and response.json()["field"] == "text"
 
 
 def test_check_rejects_unknown_ruleset_with_400(client):
     response = check(client, text=LEGAL_TMG, ruleset="rules-9.9")
-    assert response.status_code == 400 and "rules-9.9" in response.json()["detail"]
+    assert response.status_code == 400 and response.json()["field"] == "ruleset"
+    assert "rules-9.9" in response.json()["detail"]
 
 
 def test_check_rejects_unknown_game_with_400(client):
@@ -170,3 +171,33 @@ def test_schema_documents_the_check_result_and_its_findings(client):
     finding = schema["components"]["schemas"]["FindingSchema"]["properties"]
     assert {"legal", "findings", "points", "coins", "deck"} <= set(result)
     assert {"code", "rule", "fix", "rule_url"} <= set(finding)
+
+
+# --- limits (issue 16): each a 400 that says which and how many ---------------------------------
+
+
+def test_check_list_with_more_entries_than_the_limit_answers_400(client, monkeypatch):
+    from armybuilder import api
+
+    monkeypatch.setattr(api, "MAX_ENTRIES", 3)
+    response = check(client, text=LEGAL_TMG)
+    assert (response.status_code, response.json()["code"]) == (400, "too_many_entries")
+    assert "4 entries" in response.json()["detail"]
+
+
+def test_check_batch_naming_the_list_with_too_many_entries(client, monkeypatch):
+    from armybuilder import api
+
+    monkeypatch.setattr(api, "MAX_ENTRIES", 3)
+    body = {"lists": [{"id": "ok", "text": "Stark Sworn Swords"}, {"id": "big", "text": LEGAL_TMG}]}
+    response = client.post("/api/v1/lists/check-batch/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("list big: ")
+
+
+def test_check_batch_over_the_list_limit_answers_400(client, settings):
+    lists = [{"id": str(n), "text": ""} for n in range(settings.CITADEL_MAX_BATCH_LISTS + 1)]
+    response = client.post(
+        "/api/v1/lists/check-batch/", {"lists": lists}, content_type="application/json"
+    )
+    assert (response.status_code, response.json()["field"]) == (400, "lists")

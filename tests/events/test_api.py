@@ -189,9 +189,15 @@ def test_submit_then_fix_a_list(event, alice):
     assert fixed.json()["lines"][0]["kind"] == "header"
 
 
-def test_submit_without_joining_is_400(event, alice):
+def test_submit_to_an_unlisted_event_one_does_not_play_in_is_404(event, alice):
     response = api(alice).post(f"{URL}{event.pk}/lists/", {"text": LEGAL}, format="json")
-    assert response.status_code in (400, 404)
+    assert response.status_code == 404
+
+
+def test_submit_to_a_public_event_without_joining_is_403(event, organiser, alice):
+    services.update_event(event=event, actor=organiser, data={"visibility": "public"})
+    response = api(alice).post(f"{URL}{event.pk}/lists/", {"text": LEGAL}, format="json")
+    assert response.status_code == 403 and "Join the event" in response.json()["detail"]
 
 
 def test_submit_with_a_number_for_text_is_400(event, alice):
@@ -439,3 +445,24 @@ def test_every_events_path_is_in_the_openapi_schema(client):
         "/api/v1/auth/token/",
     ):
         assert path in paths, path
+
+
+def test_token_with_a_wrong_password_is_401(organiser):
+    response = api().post(
+        "/api/v1/auth/token/", {"username": "olenna", "password": "no"}, format="json"
+    )
+    assert response.status_code == 401 and response.json()["code"] == "invalid_credentials"
+
+
+def test_form_encoded_event_is_refused_as_not_json(cards, organiser):
+    response = api(organiser).post(
+        URL, {"name": "Cup", "date": "2030-03-01", "game": "tmg", "points": 40}
+    )
+    assert response.status_code == 415
+
+
+def test_intake_of_blank_text_is_an_empty_report(event, organiser):
+    response = api(organiser).post(
+        f"{URL}{event.pk}/intake/", {"text": "\n---\n  \n"}, format="json"
+    )
+    assert response.status_code == 200 and response.json()["summary"]["lists"] == 0

@@ -142,9 +142,9 @@ def test_post_export_anonymous_session_list_answers_202(client, stark):
         ({"kind": "army-list", "list_id": "seven"}, "list_id"),
         ({"kind": "army-list", "text": "Faction: Stark", "game": "chess"}, "game"),
         ({"kind": "rules-section"}, "section_id"),
-        ({"kind": "rules-section", "section_id": 999999}, "section_id"),
         ({"kind": "rulebook", "rulebook_id": -3}, "rulebook_id"),
-        ({"kind": "rulebook", "rulebook_id": 999999}, "rulebook_id"),
+        ({"kind": "rules-section", "section_id": 1, "list_id": 1}, "list_id"),
+        ({"kind": "army-list", "text": "Faction: Stark", "token": "t"}, "token"),
         ({"kind": "rulebook", "rulebook_id": 1, "language": "de"}, "language"),
         ({"kind": "army-list", "text": "Faction: Stark", "language": "fa"}, "language"),
     ],
@@ -155,6 +155,20 @@ def test_post_export_bad_input_answers_400_naming_field(api, body, field):
     error = response.json()
     assert (error["code"], error["field"]) == ("invalid", field)
     assert error["detail"].startswith(f"{field}: ")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"kind": "rules-section", "section_id": 999999}, {"kind": "rulebook", "rulebook_id": 9}],
+)
+def test_post_export_of_a_missing_section_or_book_answers_404(api, body):
+    response = start(api, **body)
+    assert (response.status_code, response.json()["code"]) == (404, "not_found")
+
+
+def test_post_export_form_encoded_answers_415(api, section):
+    response = api.post(EXPORTS, {"kind": "rules-section", "section_id": section.pk})
+    assert response.status_code == 415
 
 
 def test_post_export_not_json_answers_400(api):

@@ -377,6 +377,21 @@ def test_prune_exports_command_reaps_and_prunes(settings, capsys):
     )
 
 
+def test_prune_exports_task_reaps_and_prunes(settings):
+    settings.CITADEL_EXPORT_MAX_ATTEMPTS = 1
+    stale = running_job(settings, attempts=1)
+    expired = make_job()
+    ExportJob.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(days=1))
+    tasks.prune_exports.delay()
+    assert ExportJob.objects.get(pk=stale.pk).status == ExportStatus.FAILED
+    assert not ExportJob.objects.filter(pk=expired.pk).exists()
+
+
+def test_prune_exports_is_in_the_beat_schedule(settings):
+    names = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert tasks.prune_exports.name in names
+
+
 def test_dispatch_export_in_process_retries_transient_error_then_done(renderer, section):
     renderer.fail_with.append(OperationalError("database is locked"))
     job = make_job(params={"section_id": section.pk})

@@ -116,6 +116,8 @@ def read_citadel_json(path: str | Path) -> ImportRecords:
         raise CardImportError(path.name, None, f"not UTF-8 text ({exc.reason})") from exc
     except json.JSONDecodeError as exc:
         raise CardImportError(path.name, exc.lineno, f"invalid JSON: {exc.msg}") from exc
+    except RecursionError as exc:
+        raise CardImportError(path.name, None, "invalid JSON: nested too deeply") from exc
     return records_from_document(document, file=path.name)
 
 
@@ -148,7 +150,9 @@ def records_from_document(
             file, None, f"'format' must be {FORMAT!r}, got {document.get('format')!r}"
         )
     default_game = document.get("game")
-    if default_game is not None and default_game not in GAMES:
+    if default_game is not None and (
+        not isinstance(default_game, str) or default_game not in GAMES
+    ):
         raise CardImportError(file, None, f"unknown game {default_game!r}")
     reader = _DocumentReader(file=file, default_game=default_game, origins=origins or {})
     records = ImportRecords(source=str(document.get("source") or "citadel-json"))
@@ -308,7 +312,7 @@ class _DocumentReader:
         game = item.get("game") or self.default_game
         if game is None:
             raise self.fail(where, "missing field 'game' (no file-level game either)")
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise self.fail(where, f"unknown game {game!r}")
         return game
 
@@ -527,7 +531,7 @@ class _DocumentReader:
         for j, record in enumerate(value):
             record = self.obj(record, f"{where}.requirements[{j}]")
             kind = record.get("type")
-            if kind not in _REQUIREMENT_TYPES:
+            if not isinstance(kind, str) or kind not in _REQUIREMENT_TYPES:
                 raise self.fail(where, f"unknown requirement type {kind!r}")
             if kind in RECORD_CLASSES:
                 try:
