@@ -218,8 +218,24 @@ def _tour(browser, base: str, data: dict, mode: Mode, problems: Problems) -> Non
             page.wait_for_load_state("networkidle")
         if name == "card":
             expect(page.locator(".version-changes")).to_contain_text("6")
+        if name == "builder-tmg" and mode is MODES[0]:
+            _export_keeps_the_action_row(page)
         _check_page(page, axe, mode, name, problems)
     context.close()
+
+
+def _export_keeps_the_action_row(page) -> None:
+    """Export PDF on the builder: the download link comes, and "Duplicate" stays in line
+    with the other actions."""
+    from playwright.sync_api import expect
+
+    duplicate = page.locator(".list-actions form[action$='/duplicate/'] button")
+    top = duplicate.bounding_box()["y"]
+    page.get_by_test_id("export-pdf").click()
+    expect(page.get_by_test_id("export-download")).to_be_visible(timeout=20_000)
+    assert duplicate.bounding_box()["y"] - top < 80  # the row moved down by the link only
+    view = page.locator(".list-actions a[href$='/']", has_text="View")
+    assert abs(view.bounding_box()["y"] - duplicate.bounding_box()["y"]) < 4
 
 
 def _failed(request, where: str, problems: Problems) -> None:
@@ -254,3 +270,22 @@ def test_tour_pages_are_clean_at_every_size_theme_and_language(
         finally:
             browser.close()
     assert not problems.items, "\n".join(problems.items)
+
+
+def test_builder_keyboard_slash_searches_and_enter_adds_the_first_card(
+    tour_data, live_server, chromium_page
+):
+    from playwright.sync_api import expect
+
+    page = chromium_page
+    _log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/lists/{tour_data['army']}/edit/")
+    spent = page.get_by_test_id("points-spent")
+    before = int(spent.inner_text())
+    page.locator("body").press("/")
+    expect(page.locator("#picker-q")).to_be_focused()
+    with page.expect_response(re.compile(r"/cards/\?q=")):
+        page.keyboard.type("Sellswords")
+    expect(page.locator("#picker-results")).to_have_attribute("data-q", "Sellswords")
+    page.keyboard.press("Enter")
+    expect(spent).to_have_text(str(before + 6))
