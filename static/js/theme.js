@@ -20,8 +20,8 @@
     if (toggle) {
       var label = function () {
         var dark = isDark();
-        toggle.textContent = dark ? toggle.dataset.labelLight : toggle.dataset.labelDark;
-        toggle.setAttribute("aria-pressed", dark ? "true" : "false");
+        toggle.querySelector(".theme-label").textContent =
+          dark ? toggle.dataset.labelLight : toggle.dataset.labelDark;
       };
       toggle.hidden = false;
       label();

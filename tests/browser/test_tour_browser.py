@@ -55,10 +55,11 @@ FA_BOOK = """\
 واحدی که در آزمون روحیه شکست بخورد یک پیکره بیشتر از دست می‌دهد.
 """
 
-TMG_LIST = (
-    "Stark\n40 points\n"
-    "Robb Stark (Commander), The Wolf Lord with Stark Sworn Swords\nStark Outriders\n"
-)
+TMG_LIST = """House Stark - 40 pts
+Stark Sworn Swords (5) with Robb Stark, The Wolf Lord (C)
+Stark Outriders (6)
+NCU: Catelyn Stark
+"""
 TACTICS_LIST = "Tactics warband: Baratheon\nRobert Baratheon\nBaratheon Guardians x2\n"
 
 

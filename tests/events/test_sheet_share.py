@@ -6,7 +6,7 @@ import pytest
 from armybuilder.lists import services as list_services
 from events import services
 from exports.documents.army_list import share_block
-from tests.events.test_services import LEGAL
+from tests.events.lists import LEGAL
 
 pytestmark = pytest.mark.django_db
 
