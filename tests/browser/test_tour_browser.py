@@ -25,6 +25,8 @@ SHOTS = Path(__file__).parent / "screenshots"
 # the rules page tells readers to run are the exceptions.
 RAW = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 ALLOWED_RAW = {"import_rulebook", "load_demo_data"}
+# Markdown a page should have rendered (a table's rule or pipes, emphasis marks, headings).
+MARKDOWN = re.compile(r"\|\s*-{3,}|\|[^|\n]+\|[^|\n]+\||\*\*\w|^#{1,4} ", re.MULTILINE)
 SERIOUS = {"serious", "critical"}
 
 FR_BOOK = """\
@@ -37,6 +39,11 @@ Une unité avance de sa vitesse en pouces, puis peut pivoter une fois.
 ### Charge {#charge}
 
 Une unité qui charge avance de sa vitesse plus un dé et attaque au contact.
+
+| Unité | Charge |
+| --- | --- |
+| Infanterie | vitesse + 1 dé |
+| Cavalerie | vitesse + 2 dés |
 
 ## Moral {#moral}
 
@@ -159,7 +166,7 @@ def _pages(data: dict, mode: Mode) -> list[tuple[str, str]]:
 def _check_page(page, axe, mode: Mode, name: str, problems: Problems) -> None:
     where = f"{mode.name} {name}"
     text = page.inner_text("body")
-    raw = sorted(set(RAW.findall(text)) - ALLOWED_RAW)
+    raw = sorted(set(RAW.findall(text)) - ALLOWED_RAW) + MARKDOWN.findall(text)
     if raw:
         problems.add(where, f"raw field names {raw}")
     if mode.phone:
