@@ -24,3 +24,13 @@ def test_shared_list_never_submitted_has_no_fingerprint(cards, alice):
     saved = list_services.import_list_text(text=LEGAL, owner=alice).army_list
     list_services.set_visibility(army_list=saved, visibility="link")
     assert share_block({"list_id": saved.pk, "site": "http://citadel.test"})["fingerprint"] == ""
+
+
+def test_print_page_of_a_shared_submitted_list_shows_its_fingerprint(client, event, alice):
+    saved = list_services.import_list_text(text=LEGAL, owner=alice).army_list
+    list_services.set_visibility(army_list=saved, visibility="link")
+    player = services.join_event(event=event, user=alice)
+    stored = services.submit_list(event=event, player=player, actor=alice, saved_list=saved)
+    client.force_login(alice)
+    body = client.get(f"/lists/{saved.pk}/print/").content.decode()
+    assert stored.fingerprint in body and "Winter Cup" in body
