@@ -386,3 +386,16 @@ def test_plan_query_adds_french_verb_endings_the_books_hold():
 def test_plan_query_does_not_read_a_persian_query_as_french_words():
     plan = plan_query("دستور حمایت", ["fr", "fa"], load_terms(), _vocabularies())
     assert plan.langs["fr"].readings == ("fa",)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["how many squares can a model move", "combien de cartes", "maximum range", "بازی چند دور است"],
+)
+def test_plan_notes_a_question_asking_for_a_number(query):
+    assert plan_query(query, ["fr", "fa"], load_terms(), {}).asks_number
+
+
+@pytest.mark.parametrize("query", ["long range attack", "qui commence", "charge bonus"])
+def test_plan_of_a_question_naming_a_thing_asks_no_number(query):
+    assert not plan_query(query, ["fr"], load_terms(), {}).asks_number
