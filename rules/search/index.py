@@ -74,7 +74,7 @@ PASSAGES = 64  # lines told apart per section (the rest count as the last one)
 PASSAGE_CANDIDATES = 30  # sections whose best paragraph is scored (the best so far)
 W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
 # A question asking for a number ("how many", "combien"): the best passage states one.
-W_NUMBER = 3.0
+W_NUMBER = 5.0
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
 

@@ -75,6 +75,8 @@ QUESTION_WORDS = {
             "anything",
             "something",
             "someone",
+            "many",
+            "much",
         ]
     ),
     "fr": frozenset(
@@ -93,10 +95,13 @@ QUESTION_WORDS = {
             "chose",
             "faire",
             "fait",
+            "fais",
+            "font",
             "peut-on",
+            "combien",
         ]
     ),
-    "fa": frozenset(["چه", "چطور", "چگونه", "آیا", "وقتی", "زمانی"]),
+    "fa": frozenset(["چه", "چطور", "چگونه", "آیا", "وقتی", "زمانی", "چند", "چندتا"]),
 }
 
 

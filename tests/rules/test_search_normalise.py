@@ -399,3 +399,10 @@ def test_plan_notes_a_question_asking_for_a_number(query):
 @pytest.mark.parametrize("query", ["long range attack", "qui commence", "charge bonus"])
 def test_plan_of_a_question_naming_a_thing_asks_no_number(query):
     assert not plan_query(query, ["fr"], load_terms(), {}).asks_number
+
+
+@pytest.mark.parametrize("query", ["how many squares", "combien de cartes", "بازی چند دور است"])
+def test_plan_leaves_out_the_words_that_only_ask_for_a_number(query):
+    plan = plan_query(query, ["fr", "fa"], load_terms(), {})
+    labels = {unit.label for q in plan.langs.values() for i in q.interpretations for unit in i}
+    assert not labels & {"many", "combien", "چند"}
