@@ -42,7 +42,9 @@ class Entry:
         for term in self.terms.get(lang, ()):
             # "Three-Eyed Crow" is also typed "three eyed crow" (without the joined token),
             # unless that loses words ("free for all" would be just "free").
-            for variant in (term, term.replace("-", " ")):
+            # An acronym's plural ("NCUs", "VPs") keeps its "s" through the stemmer.
+            plural = (f"{term}s",) if term.isupper() and term.isalpha() and lang != "fa" else ()
+            for variant in (term, term.replace("-", " "), *plural):
                 phrase = tuple(tokens(variant, lang))
                 if variant != term and len(phrase) < len(term.split("-")):
                     continue

@@ -6,7 +6,7 @@ import pytest
 
 from rules.search.glossary import load_glossary, parse_glossary
 from rules.search.index import surface_words
-from rules.search.normalise import normalise, scripts
+from rules.search.normalise import normalise, scripts, tokens
 from rules.search.query import Vocabulary, plan_query, source_langs
 
 # --- every language ------------------------------------------------------------------------
@@ -406,3 +406,9 @@ def test_plan_leaves_out_the_words_that_only_ask_for_a_number(query):
     plan = plan_query(query, ["fr", "fa"], load_terms(), {})
     labels = {unit.label for q in plan.langs.values() for i in q.interpretations for unit in i}
     assert not labels & {"many", "combien", "چند"}
+
+
+@pytest.mark.parametrize(("query", "key"), [("NCUs", "non-combat-unit"), ("VPs", "victory-points")])
+def test_glossary_finds_an_acronym_in_the_plural(query, key):
+    matches = load_terms().find(tokens(query, "en"), "en")
+    assert [entry.key for entry in matches[0].entries] == [key]
