@@ -99,13 +99,6 @@ QUESTION_WORDS = {
             "font",
             "peut-on",
             "combien",
-            "peut",
-            "peux",
-            "peuvent",
-            "pouvoir",
-            "puis-je",
-            "peut-il",
-            "peut-elle",
         ]
     ),
     "fa": frozenset(["چه", "چطور", "چگونه", "آیا", "وقتی", "زمانی", "چند", "چندتا"]),
