@@ -275,3 +275,17 @@ def test_relevance_set_held_out_questions_keep_their_floor(real_books):
     top1, top3 = report.share(), report.share(top=3)
     assert top1 >= HELD_OUT_TOP1_FLOOR, f"held-out top-1 {top1:.0%} < {HELD_OUT_TOP1_FLOOR:.0%}"
     assert top3 >= HELD_OUT_TOP3_FLOOR, f"held-out top-3 {top3:.0%} < {HELD_OUT_TOP3_FLOOR:.0%}"
+
+
+MARKUP = re.compile(r"\|\s*\S.*\|\s*$|\*\*|__|^#{1,6}\s|-{3,}|<(?!/?mark>)", re.MULTILINE)
+
+
+def test_snippets_of_the_real_books_show_no_markup(real_books):
+    shown = [
+        text
+        for case in load_cases(RELEVANCE_SET)
+        for hit in search_sections(case.query, limit=5, **dict(case.filters))
+        for text in (hit.snippet, hit.heading_html)
+    ]
+    leaks = [text for text in shown if MARKUP.search(text)]
+    assert len(shown) > 500 and leaks == []
