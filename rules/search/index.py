@@ -25,6 +25,8 @@ units, each unit a set of alternative phrases. A section's score:
                              only when no game or book filter is set
     + 1 × heading focus      when the heading holds every unit: share of its words that
                              are the query's
+    + 5 × states a number    the query asks for a number ("how many", "combien") and the
+                             best passage holds one (digits or a number word)
     − kind penalty           credits 8, front matter 6, flavour 4, example 2.5, card 1,
                              page 0.5: rules come before examples and flavour
 
@@ -34,7 +36,9 @@ ranking does not depend on the database.
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -720,9 +724,8 @@ _LANG_ORDER = {lang: number for number, lang in enumerate(LANGS)}
 
 
 def _mask_of(masks: Iterable[int], start: int) -> int:
-    for mask in masks:
-        start |= mask
-    return start
+    """The bitwise or of `masks` and `start`."""
+    return functools.reduce(operator.or_, masks, start)
 
 
 def _located(postings: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
