@@ -225,6 +225,7 @@ _ENTRY_WRITERS = {"tmg": _tmg_entry, "tactics": _tactics_entry}
 _GAME_KEYS = {
     "tmg": (
         "legal",
+        "status",
         "game",
         "ruleset",
         "faction",
@@ -234,7 +235,17 @@ _GAME_KEYS = {
         "deck",
         "lines",
     ),
-    "tactics": ("legal", "game", "faction", "coins", "figures", "entries", "findings", "lines"),
+    "tactics": (
+        "legal",
+        "status",
+        "game",
+        "faction",
+        "coins",
+        "figures",
+        "entries",
+        "findings",
+        "lines",
+    ),
 }
 _READ_KEYS = {"tmg": ("name", "text"), "tactics": ("scenario", "name", "text")}
 
@@ -262,6 +273,13 @@ class LineReadingSerializer(serializers.Serializer):
 @extend_schema_serializer(component_name="CheckResultSchema")
 class CheckResultSerializer(serializers.Serializer):
     legal = serializers.BooleanField()
+    status = serializers.ChoiceField(
+        choices=["legal", "illegal", "empty", "undecided"],
+        help_text=(
+            "The verdict in one word: empty (no card: LIST_EMPTY), undecided (cards of "
+            "unknown cost, CARD_COST_UNKNOWN, block the verdict), else legal or illegal."
+        ),
+    )
     game = serializers.ChoiceField(choices=list(GAMES))
     faction = serializers.CharField(allow_null=True)
     name = serializers.CharField(required=False)
@@ -310,6 +328,7 @@ def _coins(result: CheckResult) -> dict[str, Any] | None:
 
 _VALUES: dict[str, Callable[[CheckResult, str], Any]] = {
     "legal": lambda result, lang: result.legal,
+    "status": lambda result, lang: result.status,
     "game": lambda result, lang: result.game,
     "ruleset": lambda result, lang: result.ruleset,
     "faction": lambda result, lang: result.faction,

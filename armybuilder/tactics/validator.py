@@ -397,10 +397,32 @@ class WarbandReport(Report):
     figures: int
 
 
+def tw02_not_empty(draft: WarbandDraft, context: WarbandContext) -> list[Finding]:
+    """An empty warband is not legal, it is empty: nothing to judge yet."""
+    if any(True for _entry in draft.entries()):
+        return []
+    return [
+        Finding(
+            code="LIST_EMPTY",
+            rule="TW-02",
+            message=_("the warband is empty: recruit figures to build it"),
+        )
+    ]
+
+
+EMPTY_RULES: tuple[tuple[str, Rule], ...] = (
+    ("TW-02", tw02_not_empty),
+    ("TW-03", tw03_scenario_budget),
+)
+
+
 def validate_warband(draft: WarbandDraft, context: WarbandContext | None = None) -> WarbandReport:
     context = context or WarbandContext()
     findings: list[Finding] = []
-    for _rule_id, rule in RULES:
+    # An empty warband says so, and only that (and a missing budget): "gold left over"
+    # or any other finding about nothing would be noise.
+    rules = RULES if any(True for _entry in draft.entries()) else EMPTY_RULES
+    for _rule_id, rule in rules:
         findings.extend(rule(draft, context))
     return WarbandReport(
         findings=tuple(findings),
