@@ -111,3 +111,15 @@ def usable_sets(user: User, *, game: str = "tactics") -> QuerySet[CardSet]:
     """The sets a warband may draw from: the reader's own, published ones, and the
     project's example set."""
     return listed_sets(user).filter(game=game).order_by("-is_example", "name", "pk")
+
+
+def cost_override_for(card: Card, set_ids: list[int]) -> CostOverride | None:
+    """The override one of these sets gives `card` (the first set by name)."""
+    if not set_ids or card.card_set_id is not None:
+        return None
+    return (
+        CostOverride.objects.filter(card=card, card_set_id__in=set_ids)
+        .select_related("card_set")
+        .order_by("card_set__name", "pk")
+        .first()
+    )
