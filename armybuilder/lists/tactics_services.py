@@ -205,6 +205,7 @@ def update_warband(
     budget: Coins | str | None = None,
     name: str | None = None,
     side: str = "a",
+    card_sets: Sequence[CardSet] | None = None,
 ) -> ArmyList:
     """Change only the settings given; a scenario or a budget replaces the current one."""
     _check_tactics(army_list)
@@ -217,6 +218,8 @@ def update_warband(
     if name is not None:
         army_list.name = check_name(name)
     army_list.save()
+    if card_sets is not None:
+        set_card_sets(army_list=army_list, card_sets=card_sets)
     return army_list
 
 
