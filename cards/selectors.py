@@ -74,7 +74,13 @@ def _narrowed(queryset: QuerySet, **filters: str | None) -> QuerySet:
 def card_detail_queryset() -> QuerySet[Card]:
     """One card with everything its page or API detail shows, in a fixed number of queries."""
     return Card.objects.select_related(
-        "faction", "sigil", "commander_card", "commander_card__faction", "replaces"
+        "faction",
+        "sigil",
+        "commander_card",
+        "commander_card__faction",
+        "replaces",
+        "card_set",
+        "card_set__owner",
     ).prefetch_related(
         "characters",
         "card_abilities__ability",
