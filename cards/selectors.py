@@ -170,13 +170,14 @@ def faction_choices() -> list[tuple[str, str, str]]:
 
 
 def scenarios(*, game: str | None = None, slug: str | None = None) -> QuerySet[Scenario]:
-    """Scenarios, of one game and with one slug when given."""
-    return _narrowed(Scenario.objects.all(), game=game, slug=slug)
+    """Shipped scenarios, of one game and with one slug when given (a player's set shows
+    its own scenarios)."""
+    return _narrowed(Scenario.objects.filter(card_set__isnull=True), game=game, slug=slug)
 
 
 def scenarios_grouped() -> dict[str, list[Scenario]]:
     """Scenarios for the scenarios page: TMG game modes, Tactics sizes, Tactics scenarios."""
-    rows = list(Scenario.objects.all())
+    rows = list(Scenario.objects.filter(card_set__isnull=True))
     return {
         "tmg_modes": [s for s in rows if s.game == Game.TMG],
         "tactics_sizes": [
