@@ -214,6 +214,10 @@ def _tactics_entry(entry: ResultEntry, lang: str) -> dict[str, Any]:
         "faction": card.faction,
         "cost": card.cost.as_dict() if card.cost else None,
     }
+    if card.cost_from:  # a player's set gave the cost of a card whose own is unknown
+        data["cost_from"] = card.cost_from
+    if card.example:  # from the demo's example set: made-up, not official
+        data["example"] = True
     if entry.host:
         data["holder"] = entry.host
     return _with_reading(data, entry, lang)
