@@ -227,3 +227,16 @@ def test_user_text_is_stored_as_text(card_set):
     card = services.save_set_card(card_set=card_set, value=value)
     assert card.name_en == "<script>alert(1)</script>"
     assert CardSet.objects.filter(pk=card_set.pk).exists()
+
+
+def test_admin_action_hides_a_published_set(client, card_set, bob):
+    admin = User.objects.create_superuser("root", password="pw-root-123")
+    services.set_visibility(card_set=card_set, visibility="published")
+    client.force_login(admin)
+    client.post(
+        "/admin/cards/cardset/",
+        {"action": "hide", "_selected_action": [card_set.pk]},
+    )
+    card_set.refresh_from_db()
+    assert card_set.hidden_by_admin
+    assert selectors.viewable_set(card_set.slug, bob) is None
