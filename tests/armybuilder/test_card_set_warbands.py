@@ -4,7 +4,6 @@ overrides for shipped cards of unknown cost, pinned versions, scenario budgets p
 from dataclasses import replace
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from armybuilder.lists import tactics_selectors, tactics_services
@@ -25,16 +24,6 @@ GUARD = SetCardInput(
 @pytest.fixture
 def baratheon(small_pool):
     return Faction.objects.get(game="tactics", slug="baratheon")
-
-
-@pytest.fixture
-def alice(db):
-    return User.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db):
-    return User.objects.create_user("bob", password="pw-bob-123")
 
 
 @pytest.fixture
@@ -86,7 +75,7 @@ def test_editing_the_set_keeps_the_saved_warband_on_its_pinned_version(storm_set
     tactics_services.add_figure(army_list=warband, card=knight)
     set_services.save_set_card(card_set=storm_set, card=knight, value=replace(KNIGHT, silver=3))
     result = tactics_selectors.warband_report(warband)
-    assert result.coins.spent.silver == 2 and result.status != "illegal" or codes(result)
+    assert (result.coins.spent.silver == 2 and result.status != "illegal") or codes(result)
     assert "COIN_OVER_BUDGET" not in codes(result)
 
 

@@ -1,7 +1,6 @@
 """/api/v1/card-sets/ (issue 14): owner-scoped writes, visibility on reads, JSON 400s."""
 
 import pytest
-from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from cards.card_sets import services
@@ -13,16 +12,6 @@ API = "/api/v1/card-sets/"
 @pytest.fixture
 def factions(db):
     Faction.objects.create(game="tactics", slug="baratheon", name_en="Baratheon")
-
-
-@pytest.fixture
-def alice(db):
-    return User.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db):
-    return User.objects.create_user("bob", password="pw-bob-123")
 
 
 def client_for(user=None):

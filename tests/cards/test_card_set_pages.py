@@ -4,7 +4,6 @@ share, publish, 404 for another user's private set, user text escaped."""
 import json
 
 import pytest
-from django.contrib.auth.models import User
 
 from cards.card_sets import services
 from cards.card_sets.services import SetCardInput
@@ -18,23 +17,13 @@ def factions(db):
 
 
 @pytest.fixture
-def alice(db):
-    return User.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db):
-    return User.objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
 def alice_set(alice, factions):
     card_set = services.create_card_set(owner=alice, name="Alice set", licence_note="Mine")
     services.save_set_card(
         card_set=card_set,
         value=SetCardInput(
             kind="soldier", name_en="Levy", faction="baratheon", gold=0, silver=0, copper=1
-        ),  # fmt: skip
+        ),
     )
     return card_set
 
@@ -158,7 +147,7 @@ def test_user_text_is_escaped_on_the_set_and_card_pages(client, alice, factions)
         card_set=card_set,
         value=SetCardInput(
             kind="equipment", name_en="<img src=x onerror=alert(1)>", gold=0, silver=0, copper=1
-        ),  # fmt: skip
+        ),
     )
     client.force_login(alice)
     page = client.get(f"/card-sets/{card_set.slug}/").content.decode()

@@ -24,16 +24,6 @@ def factions(db):
 
 
 @pytest.fixture
-def alice(db):
-    return User.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(db):
-    return User.objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
 def card_set(alice, factions):
     return services.create_card_set(owner=alice, name="Alice's Stags", licence_note="Own words")
 
@@ -89,7 +79,7 @@ def test_save_set_card_rejects_a_cost_of_another_figure_type(card_set):
             card_set=card_set,
             value=SetCardInput(
                 kind="hero", name_en="X", faction="baratheon", gold=0, silver=0, copper=1
-            ),  # fmt: skip
+            ),
         )
     assert "makes a soldier" in exc.value.messages[0]
 
@@ -195,7 +185,7 @@ def test_export_then_import_gives_the_same_set(card_set, alice, factions):
                 budget_b=(3, 6, 18),
                 special_rules_en="Night falls.",
             )
-        ],  # fmt: skip
+        ],
     )
     exported = export_set_document(card_set)
     copy = services.create_card_set(owner=alice, name="Copy")
