@@ -410,19 +410,12 @@ def tw02_not_empty(draft: WarbandDraft, context: WarbandContext) -> list[Finding
     ]
 
 
-EMPTY_RULES: tuple[tuple[str, Rule], ...] = (
-    ("TW-02", tw02_not_empty),
-    ("TW-03", tw03_scenario_budget),
-)
-
-
 def validate_warband(draft: WarbandDraft, context: WarbandContext | None = None) -> WarbandReport:
     context = context or WarbandContext()
     findings: list[Finding] = []
-    # An empty warband says so, and only that (and a missing budget): "gold left over"
-    # or any other finding about nothing would be noise.
-    rules = RULES if any(True for _entry in draft.entries()) else EMPTY_RULES
-    for _rule_id, rule in rules:
+    # An empty warband says so first (LIST_EMPTY: its status is "empty"); the other rules
+    # still run, so their findings say what to do next (a budget, gold to spend).
+    for _rule_id, rule in (("TW-02", tw02_not_empty), *RULES):
         findings.extend(rule(draft, context))
     return WarbandReport(
         findings=tuple(findings),

@@ -842,15 +842,13 @@ def list_not_empty(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> li
     ]
 
 
-EMPTY_RULES: tuple[tuple[str, Rule], ...] = (("AB-01-empty", list_not_empty),)
-
-
 def validate_army(draft: ArmyDraft, context: ArmyContext | None = None) -> ArmyReport:
     context = context or ArmyContext()
     totals = compute_totals(draft, context)
     findings: list[Finding] = []
-    # An empty army says so, and only that ("commander missing" about nothing is noise).
-    for _rule_id, rule in RULES if draft.entries() else EMPTY_RULES:
+    # An empty army says so first (LIST_EMPTY: its status is "empty"); the other rules
+    # still run, so their findings say what to do next (a commander).
+    for _rule_id, rule in (("AB-01-empty", list_not_empty), *RULES):
         findings.extend(rule(draft, context, totals))
     return ArmyReport(findings=tuple(findings), totals=totals)
 

@@ -6,7 +6,13 @@ from dataclasses import replace
 from armybuilder.checking import check_tactics_text
 from armybuilder.lists import tactics_selectors, tactics_services
 from armybuilder.serializers import result_json
-from armybuilder.tactics.draft import Coins, FigureEntry, TacticsCard, WarbandDraft
+from armybuilder.tactics.draft import (
+    Coins,
+    FigureEntry,
+    TacticsCard,
+    WarbandContext,
+    WarbandDraft,
+)
 from armybuilder.tactics.validator import validate_warband
 from armybuilder.tmg.draft import ArmyDraft
 from armybuilder.tmg.rulesets import get_ruleset
@@ -26,7 +32,7 @@ def codes(findings) -> list[str]:
 
 def test_empty_warband_is_reported_empty_and_not_legal():
     report = validate_warband(WarbandDraft(faction="baratheon", budget=STANDARD))
-    assert codes(report.findings) == ["LIST_EMPTY"] and not report.legal
+    assert codes(report.findings)[0] == "LIST_EMPTY" and not report.legal
 
 
 def test_warband_with_a_figure_is_not_empty():
@@ -41,10 +47,19 @@ def test_empty_warband_without_budget_also_says_the_budget_is_missing():
     assert codes(report.findings) == ["LIST_EMPTY", "SCENARIO_UNKNOWN"]
 
 
+def test_empty_warband_still_says_what_to_do_next():
+    robert = replace(GUARD, id="tac-robert", kind="hero", name_en="Robert", cost=Coins(2, 0, 0))
+    report = validate_warband(
+        WarbandDraft(faction="baratheon", budget=STANDARD),
+        WarbandContext(available=(robert,)),
+    )
+    assert codes(report.findings) == ["LIST_EMPTY", "COIN_UNSPENT"]
+
+
 def test_empty_tmg_army_is_reported_empty_and_not_legal():
     draft = ArmyDraft(faction="stark", points_limit=40, ruleset=get_ruleset("rules-1.5"))
     report = validate_army(draft)
-    assert codes(report.findings) == ["LIST_EMPTY"] and not report.legal
+    assert codes(report.findings) == ["LIST_EMPTY", "COMMANDER_MISSING"] and not report.legal
 
 
 def test_empty_saved_warband_report_has_status_empty(small_pool):

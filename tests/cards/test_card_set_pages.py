@@ -163,3 +163,39 @@ def test_owner_can_unpublish(client, alice, alice_set):
     client.post(f"/card-sets/{alice_set.slug}/visibility/", {"visibility": "private"})
     alice_set.refresh_from_db()
     assert alice_set.visibility == "private"
+
+
+def test_add_a_scenario_with_two_budgets_by_form(client, alice, alice_set):
+    client.force_login(alice)
+    data = {"name_en": "Raid", "special_rules_en": "Fog <b>rolls</b> in.", "gold": "2",
+            "silver": "4", "copper": "12", "side_b_gold": "3", "side_b_silver": "6",
+            "side_b_copper": "18", "side_a": "Raiders", "side_b": "Guards"}  # fmt: skip
+    response = client.post(f"/card-sets/{alice_set.slug}/scenarios/add/", data)
+    assert response.status_code == 302
+    scenario = alice_set.scenarios.get()
+    assert scenario.budget_for("b") == {"gold": 3, "silver": 6, "copper": 18}
+    html = client.get(f"/card-sets/{alice_set.slug}/").content.decode()
+    assert "Raiders: 2-4-12, Guards: 3-6-18" in html and "&lt;b&gt;rolls" in html
+
+
+def test_give_a_cost_to_a_shipped_card_by_form(client, alice, alice_set):
+    shipped = Card.objects.create(
+        game="tactics", kind="soldier", external_id="tac-unpriced", name_en="Unpriced",
+        faction=Faction.objects.get(slug="baratheon"),
+    )  # fmt: skip
+    client.force_login(alice)
+    data = {"card": "tac-unpriced", "gold": "0", "silver": "0", "copper": "1"}
+    response = client.post(f"/card-sets/{alice_set.slug}/overrides/", data)
+    assert response.status_code == 302
+    assert alice_set.overrides.get().card == shipped
+
+
+def test_cost_of_another_figure_type_is_a_400(client, alice, alice_set):
+    Card.objects.create(
+        game="tactics", kind="soldier", external_id="tac-unpriced", name_en="Unpriced",
+        faction=Faction.objects.get(slug="baratheon"),
+    )  # fmt: skip
+    client.force_login(alice)
+    data = {"card": "tac-unpriced", "gold": "1", "silver": "0", "copper": "0"}
+    response = client.post(f"/card-sets/{alice_set.slug}/overrides/", data)
+    assert response.status_code == 400 and not alice_set.overrides.exists()
