@@ -404,7 +404,7 @@ def save_set_cards(
                 code="row",
             )
         seen.add(value.key)
-    existing = {c.external_id: c for c in card_set.cards.all()}
+    existing = {c.external_id: c for c in card_set.cards.select_related("faction", "sigil")}
     if len(existing.keys() | {external_id(card_set, v.key) for v in values}) > MAX_SET_CARDS:
         raise CardSetError(
             _("A set holds at most %(max)d cards.") % {"max": MAX_SET_CARDS}, code="size"
@@ -413,6 +413,7 @@ def save_set_cards(
     now = timezone.now()
     new: list[Card] = []
     changed: list[Card] = []
+    changed_fields: set[str] = set()
     wanted: dict[str, tuple[dict[str, Any], str]] = {}
     for value in values:
         ext = external_id(card_set, value.key)
@@ -422,16 +423,19 @@ def save_set_cards(
         if card is None:
             new.append(Card(external_id=ext, card_set=card_set, **fields))
             continue
-        if all(getattr(card, k) == v for k, v in fields.items()):
+        differ = {k for k, v in fields.items() if getattr(card, k) != v}
+        if not differ:
             summary.unchanged += 1
             continue
-        for key, field_value in fields.items():
-            setattr(card, key, field_value)
+        for key in differ:
+            setattr(card, key, fields[key])
+        changed_fields |= differ
         card.updated_at = now
         changed.append(card)
     Card.objects.bulk_create(new, batch_size=500)
-    if changed:
-        Card.objects.bulk_update(changed, [*_card_fields(), "updated_at"], batch_size=500)
+    if changed:  # only the columns some card changed (a CASE per column and row)
+        columns = [name for name in _card_fields() if name in changed_fields]
+        Card.objects.bulk_update(changed, [*columns, "updated_at"], batch_size=500)
     summary.created, summary.updated = len(new), len(changed)
     cards = {c.external_id: c for c in card_set.cards.filter(external_id__in=list(wanted))}
     _write_characters(cards, wanted)
