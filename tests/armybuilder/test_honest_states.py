@@ -121,3 +121,19 @@ def test_undecided_draft_names_the_blocking_cards_in_the_finding():
     assert finding.entries == ("figure-1",) and "Unpriced Knight" in finding.message.in_language(
         "en"
     )
+
+
+def test_builder_names_the_cards_that_leave_a_warband_undecided(client, small_pool):
+    baratheon = Faction.objects.get(game="tactics", slug="baratheon")
+    Card.objects.create(
+        game="tactics", kind="hero", external_id="tac-unpriced", faction=baratheon,
+        name_en="Unpriced Knight",
+    )  # fmt: skip
+    text = "Game: Tactics\nScenario: 3-6-18\nFaction: Baratheon\nUnpriced Knight\n"
+    warband = tactics_services.import_warband_text(text=text).army_list
+    session = client.session
+    session["citadel_lists"] = [warband.pk]
+    session.save()
+    html = client.get(f"/lists/{warband.pk}/edit/").content.decode()
+    assert 'data-status="undecided"' in html
+    assert "Undecided: no known cost for Unpriced Knight" in html
