@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from armybuilder.lists import tactics_selectors, tactics_services
+from armybuilder.lists.versions import card_versions
 from armybuilder.serializers import result_json
 from cards.card_sets import services as set_services
 from cards.card_sets.services import ScenarioInput, SetCardInput
@@ -74,9 +75,13 @@ def test_editing_the_set_keeps_the_saved_warband_on_its_pinned_version(storm_set
     knight = set_card(storm_set, "Storm Knight")
     tactics_services.add_figure(army_list=warband, card=knight)
     set_services.save_set_card(card_set=storm_set, card=knight, value=replace(KNIGHT, silver=3))
+    knight.refresh_from_db()
+    assert knight.silver == 3  # the set now says 0-3-1
     result = tactics_selectors.warband_report(warband)
-    assert (result.coins.spent.silver == 2 and result.status != "illegal") or codes(result)
-    assert "COIN_OVER_BUDGET" not in codes(result)
+    assert result.coins.spent.silver == 2 and result.status == "legal", codes(result)
+    assert card_versions(warband).update_available
+    current = tactics_selectors.warband_report(warband, current_cards=True)
+    assert current.coins.spent.silver == 3 and "COIN_OVER_BUDGET" in codes(current)
 
 
 def test_set_made_private_later_keeps_the_saved_warband_whole(storm_set, baratheon, bob):
