@@ -26,3 +26,17 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "warning").lower()
 # Behind a proxy on the same host (or in compose), trust its X-Forwarded-* headers.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+
+def post_worker_init(worker) -> None:
+    """Build the rules search index as the worker starts (a large corpus: in a background
+    thread, the database answering meanwhile), so no player waits for it at their first
+    search."""
+    from django.db import DatabaseError
+
+    from rules.search.vocabulary import warm_up
+
+    try:
+        warm_up()
+    except DatabaseError:  # not migrated yet: the first search builds it
+        worker.log.warning("rules search index not built at start-up")

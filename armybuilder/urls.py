@@ -5,9 +5,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from . import views
+from .lists.views import pages as list_pages
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("search/", views.site_search, name="search"),
+    path("favicon.ico", views.favicon, name="favicon"),
+    path("s/<str:code>/", list_pages.short_share, name="short-share"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("accounts/signup/", views.signup, name="signup"),

@@ -2,16 +2,23 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from cards import selectors as card_selectors
 from cards.models import Game
+from cards.query import QuerySyntaxError, search_cards
+from common.i18n import current_language
+from rules import selectors as rules_selectors
 
 from .health import healthy, run_checks
 
 HOME_GAMES = (Game.TMG, Game.TACTICS)
+SEARCH_CARDS = 12  # cards shown on the site search page (the card browser has them all)
+SEARCH_SECTIONS = 12  # rules sections likewise (the rules search has more)
+MAX_SEARCH = 200
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -22,7 +29,45 @@ def home(request: HttpRequest) -> HttpResponse:
         for code in Game.values
         if code in HOME_GAMES or counts.get(code)
     ]
-    return render(request, "home.html", {"games": games, "stats": counts})
+    return render(
+        request,
+        "home.html",
+        {"games": games, "stats": counts, "shelves": rules_selectors.books_by_game()},
+    )
+
+
+def site_search(request: HttpRequest) -> HttpResponse:
+    """One box for cards and rules: the card query language over every card, and the rules
+    search over every book, side by side (each links to its own page for more)."""
+    from rules.search import search_sections
+
+    query = request.GET.get("q", "").strip()[:MAX_SEARCH]
+    cards, card_count, card_error = [], 0, ""
+    hits = []
+    if query:
+        try:
+            found = search_cards(query, queryset=card_selectors.cards_for_listing())
+            cards = list(found[:SEARCH_CARDS])
+            card_count = found.count() if len(cards) == SEARCH_CARDS else len(cards)
+        except QuerySyntaxError as exc:
+            card_error = exc.message_in(current_language())
+        hits = search_sections(query, limit=SEARCH_SECTIONS)
+    return render(
+        request,
+        "search.html",
+        {
+            "query": query,
+            "cards": cards,
+            "card_count": card_count,
+            "card_error": card_error,
+            "hits": hits,
+        },
+    )
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the static icon."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 def _safe_next(request: HttpRequest) -> str:

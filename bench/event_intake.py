@@ -17,6 +17,7 @@ names, `Joueur : name`, in turn), and measures on one core:
 """
 
 import argparse
+import os
 import time
 
 from harness import migrate_with_cards, scratch_folder, start_django
@@ -68,24 +69,25 @@ def main() -> None:
 
     event = new_event("Grand Tournament")
     options = check_options(event)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     check_many([(name, item.text) for name, item in zip(names, generated, strict=True)], options)
-    baseline = time.perf_counter() - started
+    baseline, baseline_cpu = time.perf_counter() - started, time.process_time() - cpu
     print(
         f"baseline, the checking service alone: {args.lists} lists in {baseline:.2f} s "
-        f"({args.lists / baseline:,.0f} lists/s)"
+        f"({args.lists / baseline:,.0f} lists/s; CPU {baseline_cpu:.2f} s)"
     )
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     read = read_intake(text, filename="lists.txt", is_list_line=services.list_line_test(event))
     cut = time.perf_counter() - started
     outcome = services.intake_lists(event=event, pieces=read.pieces, actor=organiser)
-    total = time.perf_counter() - started
+    total, total_cpu = time.perf_counter() - started, time.process_time() - cpu
     print(
         f"bulk intake of {args.lists} mixed real-format lists in one {len(text) / 1e6:.1f} MB "
         f"file: {total:.2f} s ({args.lists / total:,.0f} lists/s), {total / baseline:.1f}× the "
         f"baseline; cutting the file {cut:.2f} s ({cut / total:.0%}), judging and storing "
-        f"{total - cut:.2f} s"
+        f"{total - cut:.2f} s; CPU {total_cpu:.2f} s ({total_cpu / baseline_cpu:.1f}× the "
+        f"baseline's; load average {os.getloadavg()[0]:.1f})"
     )
 
     right_player = sum(

@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from common.i18n import localized
 
 from . import selectors
-from .models import Card
+from .models import Card, CardKind
 from .requirements import describe
+from .versions import stat_changes
 
 RANGE_LABELS = {
     "melee": _("Melee"),
@@ -98,17 +99,41 @@ def _stat_value(key: str, value) -> str:
 
 
 def stats_rows(stats: dict) -> list[dict]:
-    """A recorded version's stats snapshot as (label, value) rows, known stats first;
-    stats the card does not have (the other game's fields) are left out."""
+    """A recorded version's stats snapshot as (label, value) rows, in the order of
+    `STAT_LABELS`; stats the card does not have (the other game's fields) and fields that
+    are no stat (names, flags, keys) are left out."""
     if not isinstance(stats, dict):
         return []
-    present = {key: value for key, value in stats.items() if value not in (None, "", [], {})}
-    known = [key for key in STAT_LABELS if key in present]
-    others = sorted(key for key in present if key not in STAT_LABELS)
     return [
-        {"label": STAT_LABELS.get(key, key), "value": _stat_value(key, present[key])}
-        for key in known + others
+        {"label": label, "value": _stat_value(key, stats[key])}
+        for key, label in STAT_LABELS.items()
+        if stats.get(key) not in (None, "", [], {})
     ]
+
+
+def version_history(card: Card, lang: str) -> list[dict]:
+    """The card's recorded versions, oldest first, each with what changed since the one
+    before it in words ("points 6 → 7", "abilities: + Vicious"), in `lang`; the first with
+    its main stats. Never a raw field name or key."""
+    versions = list(card.versions.all())
+    if not versions:
+        return []
+    kinds = {value: str(label) for value, label in CardKind.choices}
+    names = {**kinds, **selectors.faction_names(lang), **selectors.ability_names(lang)}
+    history = []
+    previous = None
+    for version in versions:
+        changes = stat_changes(previous.stats, version.stats) if previous is not None else ()
+        history.append(
+            {
+                "version": version,
+                "current": version.pk == card.current_version_id,
+                "stats": stats_rows(version.stats) if previous is None else [],
+                "changes": [change.describe(lang, names) for change in changes],
+            }
+        )
+        previous = version
+    return history
 
 
 def requirement_text(

@@ -8,7 +8,16 @@ import time
 from django.db.models import Count, Max, Prefetch, QuerySet
 
 from .faction_rules import army_rules_for_faction
-from .models import FIGURE_KINDS, Card, CardVersion, Faction, Game, Scenario, ScenarioKind
+from .models import (
+    FIGURE_KINDS,
+    Ability,
+    Card,
+    CardVersion,
+    Faction,
+    Game,
+    Scenario,
+    ScenarioKind,
+)
 
 
 def card_counts_by_game() -> dict[str, int]:
@@ -187,4 +196,20 @@ def scenarios_grouped() -> dict[str, list[Scenario]]:
             s for s in rows if s.game == Game.TACTICS and s.kind != ScenarioKind.GAME_SIZE
         ],
         "other": [s for s in rows if s.game not in (Game.TMG, Game.TACTICS)],
+    }
+
+
+def ability_names(lang: str) -> dict[str, str]:
+    """Ability keys -> names in `lang`, to say "abilities: + Vicious"."""
+    return {
+        key: (name_fr if lang == "fr" and name_fr else name_en)
+        for key, name_en, name_fr in Ability.objects.values_list("key", "name_en", "name_fr")
+    }
+
+
+def faction_names(lang: str) -> dict[str, str]:
+    """Faction slugs -> names in `lang` (every game), to say "faction Stark → Neutral"."""
+    return {
+        slug: (name_fr if lang == "fr" and name_fr else name_en)
+        for slug, name_en, name_fr in Faction.objects.values_list("slug", "name_en", "name_fr")
     }

@@ -84,7 +84,7 @@ class StatChange:
 
     def describe(self, lang: str | None, names: Mapping[str, str] | None = None) -> str:
         """ "points 5 → 6", "abilities: + Vicious, − Taunt", "construction rules changed".
-        `names`: display names of ability or character keys."""
+        `names`: display names of keys and slugs (abilities, characters, factions, kinds)."""
         names = names or {}
         label = self.label(lang)
         if self.field in _OPAQUE:
@@ -93,18 +93,18 @@ class StatChange:
             parts = [f"+ {names.get(item, item)}" for item in self.added]
             parts += [f"− {names.get(item, item)}" for item in self.removed]
             return f"{label}: {', '.join(parts)}"
-        return f"{label} {_value(self.old, lang)} → {_value(self.new, lang)}"
+        return f"{label} {_value(self.old, lang, names)} → {_value(self.new, lang, names)}"
 
     def as_dict(self) -> dict[str, Any]:
         return {"field": self.field, "old": self.old, "new": self.new}
 
 
-def _value(value: Any, lang: str | None) -> str:
+def _value(value: Any, lang: str | None, names: Mapping[str, str]) -> str:
     if value is None or value == "":
         return "–"
     if isinstance(value, bool):
         return (_("yes") if value else _("no")).in_language(lang)
-    return str(value)
+    return names.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
 def stat_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[StatChange, ...]:

@@ -16,7 +16,7 @@ from . import selectors
 from .card_sets import selectors as set_selectors
 from .forms import CardBrowseForm
 from .models import FIGURE_KINDS, CardKind, Game
-from .presentation import attack_rows, requirement_lines, stats_rows
+from .presentation import attack_rows, requirement_lines, version_history
 from .query import QuerySyntaxError, parse, search_cards
 from .query.fields import DIRECTIVE, lookup
 from .query.lexer import T, tokenize
@@ -180,7 +180,7 @@ def detail(request: HttpRequest, game: str, external_id: str) -> HttpResponse:
         "rules_mentioned": links.mentioned,
         "attacks": attack_rows(card, lang),
         "requirements": requirement_lines(card, lang),
-        "versions": [{"version": v, "stats": stats_rows(v.stats)} for v in card.versions.all()],
+        "versions": version_history(card, lang),
         "other_cards": others,
         "counterparts": selectors.mounted_counterparts(card, others),
         "tactics_cards": list(card.commander_tactics.all()),

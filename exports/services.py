@@ -140,6 +140,7 @@ def export_params(
     rulebook_id: int | None = None,
     event_id: int | None = None,
     event_list_id: int | None = None,
+    site: str | None = None,
 ) -> dict:
     """The renderer's parameters for a request whose fields have the right types, once the
     target is known to exist and be readable by this viewer."""
@@ -153,7 +154,8 @@ def export_params(
             )
             if army_list is None:
                 raise ExportTargetNotFound(_("No list you may see has this number."))
-            return {"list_id": army_list.pk}
+            # `site`: the address the request came to, for the sheet's QR code and short link.
+            return {"list_id": army_list.pk, **({"site": site} if site else {})}
         try:
             return {"text": text or "", "game": detect_game(text or "", game or None)}
         except CheckError as exc:

@@ -11,7 +11,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from armybuilder.lists.visitors import session_list_ids
 from common.i18n import current_language
 
-from .models import ExportJob
+from .models import ExportJob, ExportKind
 from .selectors import get_job_for_viewer
 from .services import ExportViewer, reap_export, start_export
 
@@ -43,6 +43,8 @@ def start_requested_export(request: HttpRequest, validated: dict) -> ExportJob:
     fields = dict(validated)
     kind = fields.pop("kind")
     language = fields.pop("language", None) or current_language()
+    if kind == ExportKind.ARMY_LIST and fields.get("list_id") is not None:
+        fields["site"] = request.build_absolute_uri("/").rstrip("/")
     return start_export(
         kind=kind,
         language=language,

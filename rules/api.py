@@ -137,7 +137,11 @@ EXPLAIN_FIELDS = {
     "boosts": serializers.DictField(
         child=serializers.FloatField(),
         help_text="Points added or taken off: defines, game, game_named, heading_focus, "
-        "language, kind_penalty, fragments.",
+        "language, kind_penalty, fragments, number.",
+    ),
+    "asks_number": serializers.BooleanField(
+        help_text="The query asks for a number or a limit ('how many', 'combien'): a "
+        "section whose best passage states one gets the number boost."
     ),
     "game_likelihood": serializers.DictField(
         child=serializers.FloatField(), help_text="Each game's likelihood given the query."

@@ -10,7 +10,13 @@ class RulesConfig(AppConfig):
         # The search index is built (or started in the background) when a process gets
         # its first request, so the first search does not wait for it.
         from django.core.signals import request_started
+        from django.db.models.signals import post_delete
 
-        from .search.vocabulary import warm_up_once
+        from .search.vocabulary import recheck_soon, warm_up_once
 
         request_started.connect(warm_up_once, dispatch_uid="rules-search-warm-up")
+        # The index keeps the sections it shows: one deleted makes this process check the
+        # books at its next search (other processes within RECHECK_SECONDS).
+        post_delete.connect(
+            recheck_soon, sender="rules.Section", dispatch_uid="rules-search-section-deleted"
+        )

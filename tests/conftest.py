@@ -51,6 +51,16 @@ def _fresh_rule_citations():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_rules_search_index():
+    """The rules search index keeps the sections it shows and checks the books every few
+    seconds; a rolled-back test (no delete signal) must not leak its sections."""
+    from rules.search.vocabulary import recheck_soon
+
+    recheck_soon()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def in_process_celery(request):
     """Tasks (export jobs, the errata check after a card import) run in the test's process,
     whatever REDIS_URL says (the PostgreSQL pass sets it), except in the real-worker tests

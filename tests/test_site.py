@@ -11,9 +11,9 @@ def test_home_page_renders(client):
 
 
 @pytest.mark.django_db
-def test_home_page_search_box_submits_to_card_browser(client):
+def test_home_page_search_box_submits_to_site_search(client):
     body = client.get("/").content.decode()
-    assert 'action="/cards/"' in body and 'name="q"' in body
+    assert 'action="/search/"' in body and 'name="q"' in body
 
 
 @pytest.mark.django_db
@@ -29,7 +29,7 @@ def test_home_page_counts_cards_per_game(client):
 def test_home_page_in_french(client):
     client.cookies["django_language"] = "fr"
     body = client.get("/").content.decode()
-    assert "Rechercher des cartes" in body and 'lang="fr"' in body
+    assert "Chercher des cartes et des règles" in body and 'lang="fr"' in body
 
 
 @pytest.mark.django_db

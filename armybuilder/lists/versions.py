@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from armybuilder.result import CheckResult
-from cards.models import Ability
+from cards.selectors import ability_names
 from cards.versions import StatChange, stat_changes
 
 from .games import for_game
@@ -111,14 +111,6 @@ class CardUpdate:
     @property
     def findings_removed(self) -> tuple[FindingLine, ...]:
         return tuple((self._findings(self.before) - self._findings(self.after)).elements())
-
-
-def ability_names(lang: str) -> dict[str, str]:
-    """Ability keys -> names in `lang`, to say "abilities: + Vicious"."""
-    return {
-        key: (name_fr if lang == "fr" and name_fr else name_en)
-        for key, name_en, name_fr in Ability.objects.values_list("key", "name_en", "name_fr")
-    }
 
 
 def card_changes(entries: list[ListEntry], *, lang: str) -> tuple[CardChange, ...]:

@@ -68,3 +68,15 @@ def cost(card) -> str:
     if card.points == 0 and card.is_commander:
         return _("Commander")
     return str(card.points)
+
+
+@register.filter
+def qr_svg(url: str, title: str = "") -> str:
+    """`{{ url|qr_svg:_("QR code of the share link") }}`: an inline SVG QR code of `url`."""
+    from django.utils.safestring import mark_safe
+
+    from common.qr import qr_svg as make
+
+    return mark_safe(
+        make(str(url), title=str(title))
+    )  # segno writes the markup and escapes the title

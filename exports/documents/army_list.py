@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from armybuilder.checking import GAMES, CheckError, CheckOptions, check_list_text
+from armybuilder.lists import sharing
 from armybuilder.lists.games import for_game
 from armybuilder.result import CheckResult
 from armybuilder.serializers import result_json
@@ -22,6 +24,7 @@ from armybuilder.tmg.rulesets import UnknownRuleset, get_ruleset
 from cards.models import Card, Game
 from cards.presentation import attack_rows
 from common.i18n import localized, pick
+from common.qr import qr_svg
 from rules.selectors import sections_for_terms
 
 from . import selectors
@@ -258,12 +261,33 @@ def army_list_context(result: CheckResult, language: str) -> dict:
     return context
 
 
+def share_block(params: dict) -> dict | None:
+    """The QR code and short link of a saved list its owner shares (`site`: the address the
+    export was asked from), and the fingerprint of its latest event submission; None for a
+    private or pasted list."""
+    if params.get("list_id") is None or not params.get("site"):
+        return None
+    army_list = selectors.army_list_by_id(params["list_id"])
+    if army_list is None or not sharing.is_shared(army_list):
+        return None
+    url = params["site"] + sharing.short_path(army_list)
+    stored = selectors.latest_event_list(army_list)
+    return {
+        "url": url,
+        "qr": qr_svg(url, title=_("QR code of this list's share link")),
+        "event": stored.player.event.name if stored else "",
+        "fingerprint": stored.fingerprint if stored else "",
+    }
+
+
 def render_army_list(*, params: dict, language: str, progress: Progress) -> RenderedDocument:
     if language not in LIST_LANGUAGES:
         raise DocumentError(_("Army lists and warbands are printed in English or French."))
     result = _result_for(params, language)
     progress(20)
     context = army_list_context(result, language)
+    with translation.override(language):
+        context["sheet"]["share"] = share_block(params)
     progress(40)
     html = render_html("pdf/army_list.html", {**context, "lang": language}, language=language)
     progress(50)

@@ -44,7 +44,9 @@ def _common_context(book: Rulebook, language: str) -> dict:
 
 
 def _filename(*names: str) -> str:
-    stem = "-".join(filter(None, (slugify(n) for n in names)))
+    """book-section.pdf; a Persian section keeps its own letters (the download answers
+    them as RFC 6266 filename*), so one section's PDF is never named after the whole book."""
+    stem = "-".join(filter(None, (slugify(n, allow_unicode=True) for n in names)))
     return f"{stem or 'rules'}.pdf"
 
 

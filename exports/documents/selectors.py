@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 
 from armybuilder.lists.models import ArmyList
 from cards.models import Card, Faction
+from events.models import EventList
 from rules.models import Rulebook, Section
 
 
@@ -27,6 +28,16 @@ def army_list_by_id(list_id) -> ArmyList | None:
     if pk is None:
         return None
     return ArmyList.objects.select_related("faction", "scenario").filter(pk=pk).first()
+
+
+def latest_event_list(army_list: ArmyList) -> EventList | None:
+    """The newest event submission of a saved list (its fingerprint goes on the sheet)."""
+    return (
+        EventList.objects.select_related("player__event")
+        .filter(saved_list=army_list)
+        .order_by("-submitted_at", "-id")
+        .first()
+    )
 
 
 def cards_by_external_id(game: str, external_ids: Iterable[str]) -> dict[str, Card]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .normalise import LANGS, tokens
+from .normalise import LANGS, fold_accents, tokens
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 GLOSSARY_PATH = DATA_DIR / "glossary.json"
@@ -42,7 +42,9 @@ class Entry:
         for term in self.terms.get(lang, ()):
             # "Three-Eyed Crow" is also typed "three eyed crow" (without the joined token),
             # unless that loses words ("free for all" would be just "free").
-            for variant in (term, term.replace("-", " ")):
+            # An acronym's plural ("NCUs", "VPs") keeps its "s" through the stemmer.
+            plural = (f"{term}s",) if term.isupper() and term.isalpha() and lang != "fa" else ()
+            for variant in (term, term.replace("-", " "), *plural):
                 phrase = tuple(tokens(variant, lang))
                 if variant != term and len(phrase) < len(term.split("-")):
                     continue
@@ -169,3 +171,49 @@ def load_terms() -> Glossary:
     with open(LEXICON_PATH, encoding="utf-8") as handle:
         lexicon = parse_lexicon(json.load(handle))
     return Glossary([*load_glossary().entries, *lexicon])
+
+
+@dataclass(frozen=True)
+class NumberCues:
+    """What tells a question asking for a number ("how many", "combien", "چند": `asks`,
+    per language, as folded lower-case word sequences) and what states one in a section
+    (`values`: per language, the tokens of number words; digits always count)."""
+
+    asks: dict[str, tuple[tuple[str, ...], ...]]
+    values: dict[str, frozenset[str]]
+
+    def asked(self, query_words: Sequence[str]) -> bool:
+        """Whether the query's words (folded, lower-case, in order) ask for a number."""
+        for phrases in self.asks.values():
+            for phrase in phrases:
+                size = len(phrase)
+                if any(
+                    tuple(query_words[i : i + size]) == phrase
+                    for i in range(len(query_words) - size + 1)
+                ):
+                    return True
+        return False
+
+    def states(self, token: str, lang: str) -> bool:
+        """Whether a section token states a number in `lang` (digits, or a number word)."""
+        return token.isdigit() or token in self.values.get(lang, ())
+
+
+def parse_number_cues(data: dict) -> NumberCues:
+    numbers = data.get("numbers") or {}
+    asks = {
+        lang: tuple(tuple(fold_accents(p.lower()).split()) for p in phrases)
+        for lang, phrases in (numbers.get("asks") or {}).items()
+    }
+    values = {
+        lang: frozenset(t for word in found for t in tokens(word, lang))
+        for lang, found in (numbers.get("values") or {}).items()
+    }
+    return NumberCues(asks, values)
+
+
+@lru_cache(maxsize=1)
+def load_number_cues() -> NumberCues:
+    """The number cues of the lexicon (cached)."""
+    with open(LEXICON_PATH, encoding="utf-8") as handle:
+        return parse_number_cues(json.load(handle))

@@ -25,6 +25,8 @@ units, each unit a set of alternative phrases. A section's score:
                              only when no game or book filter is set
     + 1 × heading focus      when the heading holds every unit: share of its words that
                              are the query's
+    + 5 × states a number    the query asks for a number ("how many", "combien") and the
+                             best passage holds one (digits or a number word)
     − kind penalty           credits 8, front matter 6, flavour 4, example 2.5, card 1,
                              page 0.5: rules come before examples and flavour
 
@@ -34,7 +36,9 @@ ranking does not depend on the database.
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -44,7 +48,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .concepts import HEADING_KINDS, entry_terms, heading_terms
-from .glossary import TERM, Glossary
+from .glossary import TERM, Glossary, load_number_cues
 from .normalise import LANGS, fold_accents, tokens, word_tokens, words
 from .query import LangQuery, QueryPlan, Unit, Vocabulary
 
@@ -73,6 +77,8 @@ PROSE_WORDS = 7
 PASSAGES = 64  # lines told apart per section (the rest count as the last one)
 PASSAGE_CANDIDATES = 30  # sections whose best paragraph is scored (the best so far)
 W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
+# A question asking for a number ("how many", "combien"): the best passage states one.
+W_NUMBER = 5.0
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
 
@@ -122,6 +128,9 @@ class SearchIndex:
         surface_words: bool = True,
     ) -> None:
         self.fingerprint = fingerprint
+        # Section id -> the columns a result shows (filled by whoever builds the index from
+        # the database: rules.search.vocabulary.build_index); empty: read them from there.
+        self.shown: dict[int, tuple] = {}
         self.terms = terms
         self.uniform_idf = uniform_idf
         # Sections of one language stand together: a query's units are scored on the
@@ -173,6 +182,8 @@ class SearchIndex:
         chunks: dict[str, set[str]] = {lang: set() for lang in LANGS}
         defines: dict[str, list[int]] = {}
         body_masks: dict[str, list[int]] = {}
+        cues = load_number_cues()
+        self.number_lines = np.zeros(n, dtype=np.uint64)
         for position, row in enumerate(rows):
             heading_tokens = row.search_heading.split()
             body_tokens = row.search_body.split()
@@ -183,6 +194,9 @@ class SearchIndex:
                 bit = 1 << min(number, PASSAGES - 1)
                 for token in paragraph.split():
                     masks[token] = masks.get(token, 0) | bit
+            self.number_lines[position] = np.uint64(
+                _mask_of((masks[t] for t in masks if cues.states(t, row.lang)), 0)
+            )
             for token, count in Counter(body_tokens).items():
                 body_postings.setdefault(token, []).append(position)
                 body_counts.setdefault(token, []).append(count)
@@ -427,10 +441,12 @@ class SearchIndex:
         score += W_LANGUAGE * self._reader_language(plan)
         score -= self.kind_penalty
         score -= W_FRAGMENTS * (1.0 - self.prose)
-        self._add_passages(score, matched, readings, cache)
+        self._add_passages(score, matched, readings, cache, asks_number=plan.asks_number)
         return score, matched, cache
 
-    def _add_passages(self, score: np.ndarray, matched: np.ndarray, readings, cache) -> None:
+    def _add_passages(
+        self, score: np.ndarray, matched: np.ndarray, readings, cache, *, asks_number=False
+    ) -> None:
         """Add W_PASSAGE × the best passage's weighted share of the query (a passage is two
         consecutive lines; the heading counts in every one) to the best PASSAGE_CANDIDATES
         sections: an answer whose words stand together beats one whose words are scattered
@@ -467,6 +483,17 @@ class SearchIndex:
                 cache.best_passage[int(at)] = int(line)
             np.maximum(best, value, out=best)
         score[candidates] += W_PASSAGE * best
+        if asks_number:
+            score[candidates] += W_NUMBER * self._states_number(candidates, cache)
+
+    def _states_number(self, positions: np.ndarray, cache: _Vectors) -> np.ndarray:
+        """1.0 for the sections at `positions` whose best passage (that line and the next,
+        else the heading and first lines) states a number, else 0.0."""
+        lines = np.array([cache.best_passage.get(int(p), 0) for p in positions], dtype=np.uint64)
+        passage = (np.uint64(1) << lines) | (
+            np.uint64(1) << np.minimum(lines + np.uint64(1), np.uint64(PASSAGES - 1))
+        )
+        return ((self.number_lines[positions] & passage) != 0).astype(np.float32)
 
     def _reader_language(self, plan: QueryPlan) -> np.ndarray:
         """1 for sections in the language the query is written in, 0.5 in another language of
@@ -606,10 +633,19 @@ class SearchIndex:
                     found[position].add(token)
         return found
 
-    def explain(self, plan: QueryPlan, position: int, *, game_boost: bool = True) -> dict:
+    def explain(
+        self,
+        plan: QueryPlan,
+        position: int,
+        *,
+        game_boost: bool = True,
+        best_passage: Mapping[int, int] | None = None,
+    ) -> dict:
         """Why one section scored what it did: the reading that counted, each unit with what
-        it matched and where, and the bonuses and penalty."""
+        it matched and where, and the bonuses and penalty. `best_passage`: the lines the
+        ranking found best (the vectors `rank` returned), for the number boost."""
         cache = _Vectors()
+        cache.best_passage.update(best_passage or {})
         lang = self.langs[position]
         lang_query = plan.langs.get(lang)
         best: dict = {"coverage": 0.0, "units": [], "reading": None}
@@ -668,7 +704,13 @@ class SearchIndex:
                 "language": round(float(W_LANGUAGE * self._reader_language(plan)[position]), 3),
                 "kind_penalty": -float(self.kind_penalty[position]),
                 "fragments": -round(float(W_FRAGMENTS * (1.0 - self.prose[position])), 3),
+                "number": W_NUMBER
+                if plan.asks_number
+                and position in cache.best_passage
+                and self._states_number(np.array([position]), cache)[0]
+                else 0.0,
             },
+            "asks_number": plan.asks_number,
             "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},
             "games_named": sorted(plan.games),
         }
@@ -679,6 +721,11 @@ _SENTENCE_END = re.compile(r"[.:;!?؟…)»]\s*$")
 
 
 _LANG_ORDER = {lang: number for number, lang in enumerate(LANGS)}
+
+
+def _mask_of(masks: Iterable[int], start: int) -> int:
+    """The bitwise or of `masks` and `start`."""
+    return functools.reduce(operator.or_, masks, start)
 
 
 def _located(postings: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -26,7 +26,7 @@ from functools import cached_property
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from .glossary import GAME, TERM, WORD, Glossary
+from .glossary import GAME, TERM, WORD, Glossary, load_number_cues
 from .normalise import LANGS, STOP_WORDS, fold_accents, scripts, word_tokens, words
 
 Phrase = tuple[str, ...]
@@ -75,6 +75,8 @@ QUESTION_WORDS = {
             "anything",
             "something",
             "someone",
+            "many",
+            "much",
         ]
     ),
     "fr": frozenset(
@@ -93,10 +95,13 @@ QUESTION_WORDS = {
             "chose",
             "faire",
             "fait",
+            "fais",
+            "font",
             "peut-on",
+            "combien",
         ]
     ),
-    "fa": frozenset(["چه", "چطور", "چگونه", "آیا", "وقتی", "زمانی"]),
+    "fa": frozenset(["چه", "چطور", "چگونه", "آیا", "وقتی", "زمانی", "چند", "چندتا"]),
 }
 
 
@@ -200,6 +205,8 @@ class QueryPlan:
     games: dict[str, float] = field(default_factory=dict)
     # The languages the query seems written in: lang -> weight (1.0 = most likely).
     sources: dict[str, float] = field(default_factory=dict)
+    # The query asks for a number or a limit ("how many", "combien", "چند").
+    asks_number: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.langs)
@@ -388,7 +395,8 @@ def plan_query(
                 read_as.append(source)
         if interpretations:
             plan[target] = LangQuery(target, tuple(interpretations), tuple(weights), tuple(read_as))
-    return QueryPlan(query, plan, corrections, games, source_weights)
+    asks_number = load_number_cues().asked([fold_accents(w.lower()) for w in all_words])
+    return QueryPlan(query, plan, corrections, games, source_weights, asks_number)
 
 
 def reading_weights(query_words: list[str], sources: Iterable[str]) -> dict[str, float]:

@@ -16,6 +16,7 @@ import copy
 from dataclasses import dataclass
 
 from django.db import connection, transaction
+from django.db.models.base import ModelState
 
 from .backends import get_backend, section_columns
 from .glossary import load_terms
@@ -24,7 +25,7 @@ from .normalise import normalise
 from .query import QueryPlan, plan_query
 from .snippets import highlight, snippet
 from .vocabulary import books as indexed_books
-from .vocabulary import bump_version, current_index
+from .vocabulary import bump_version, current_index, shown_fields
 
 MAX_QUERY_LENGTH = 500
 MAX_LIMIT = 100
@@ -95,7 +96,7 @@ def search_sections(
     if not ranked:
         return []
     if sections is None:
-        sections = _load_sections([int(index.ids[r.position]) for r in ranked])
+        sections = _load_sections([int(index.ids[r.position]) for r in ranked], index.shown)
     books = indexed_books()
     shown_books: dict[int, object] = {}  # one copy of each cached book per search
     found_tokens: dict[int, set[str]] = {}
@@ -129,15 +130,14 @@ def search_sections(
                     section.body, section_lang, tokens, line=line, candidates=candidates
                 ),
                 heading_html=highlight(section.heading, section_lang, tokens, candidates),
-                explanation=index.explain(plan, position, game_boost=game_boost)
+                explanation=index.explain(
+                    plan, position, game_boost=game_boost, best_passage=vectors.best_passage
+                )
                 if explain
                 else None,
             )
         )
     return hits
-
-
-_SHOWN_FIELDS: tuple[str, ...] = ()
 
 
 def _clone(instance):
@@ -148,23 +148,34 @@ def _clone(instance):
     return clone
 
 
-def _load_sections(ids: list[int]) -> dict:
-    """Section id -> Section (without its raw text and search columns), in one query."""
+def _load_sections(ids: list[int], shown: dict[int, tuple]) -> dict:
+    """Section id -> Section (without its raw text and search columns): from the columns
+    the index keeps, else in one query."""
     from rules.models import Section
 
-    global _SHOWN_FIELDS
-    if not _SHOWN_FIELDS:
-        skipped = {"raw", "search_heading", "search_body"}
-        _SHOWN_FIELDS = tuple(f.attname for f in Section._meta.concrete_fields
-                              if f.attname not in skipped)  # fmt: skip
-    table = connection.ops.quote_name(Section._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(name) for name in _SHOWN_FIELDS)
-    placeholders = ", ".join(["%s"] * len(ids))
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {table} WHERE id IN ({placeholders})", ids)
-        rows = cursor.fetchall()
-    at = _SHOWN_FIELDS.index("id")
-    return {row[at]: Section.from_db(connection.alias, _SHOWN_FIELDS, row) for row in rows}
+    fields = shown_fields()
+    rows = [shown[i] for i in ids if i in shown]
+    if len(rows) < len(ids):
+        table = connection.ops.quote_name(Section._meta.db_table)
+        columns = ", ".join(connection.ops.quote_name(name) for name in fields)
+        placeholders = ", ".join(["%s"] * len(ids))
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {columns} FROM {table} WHERE id IN ({placeholders})", ids)
+            rows = cursor.fetchall()
+    at = fields.index("id")
+    return {row[at]: _section(Section, fields, row) for row in rows}
+
+
+def _section(model, fields: tuple[str, ...], row: tuple):
+    """A model instance from database values, as `Model.from_db` makes it but without its
+    signals and per-field checks (every concrete field but the deferred search columns is
+    set: a fifth of the cost)."""
+    instance = object.__new__(model)
+    instance.__dict__.update(zip(fields, row, strict=True))
+    instance._state = ModelState()
+    instance._state.adding = False
+    instance._state.db = connection.alias
+    return instance
 
 
 def _candidates(plan: QueryPlan, scope: dict[str, list], limit: int):

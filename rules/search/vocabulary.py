@@ -19,6 +19,7 @@ import logging
 import threading
 import time
 import uuid
+from functools import lru_cache
 
 from django.core.cache import cache
 from django.db import DatabaseError, connections
@@ -44,6 +45,13 @@ def bump_version() -> None:
         _state["checked"] = 0.0
 
 
+def recheck_soon(**_signal_kwargs) -> None:
+    """Check the books' fingerprint at the next search (a `post_delete` receiver: the
+    index must not show a deleted section)."""
+    with _lock:
+        _state["checked"] = 0.0
+
+
 def _fingerprint() -> tuple:
     from rules.models import Rulebook, Section
 
@@ -63,45 +71,53 @@ def _books() -> dict:
     return Rulebook.objects.defer("raw_text", "report").in_bulk()
 
 
+@lru_cache(maxsize=1)
+def shown_fields() -> tuple[str, ...]:
+    """The Section columns a search result carries (all but the raw text and the search
+    columns), in the order the index keeps them."""
+    from rules.models import Section
+
+    skipped = {"raw", "search_heading", "search_body"}
+    return tuple(f.attname for f in Section._meta.concrete_fields if f.attname not in skipped)
+
+
 def build_index(fingerprint: object = None, books: dict | None = None) -> SearchIndex:
-    """A SearchIndex of every indexed section (reads the database)."""
+    """A SearchIndex of every indexed section (reads the database). It keeps each
+    section's shown columns (`index.shown`: id -> values in `shown_fields()` order), so a
+    search builds its results without going back to the database."""
     from rules.models import Section
 
     books = books if books is not None else _books()
-    columns = ("id", "book_id", "kind", "position", "search_heading", "search_body")
-    rows = Section.objects.order_by("id").values_list(*columns, "heading", "body", "rule_key")
-    return SearchIndex(
-        (
-            SectionRow(
-                id_,
+    fields = shown_fields()
+    at = {name: number for number, name in enumerate(fields)}
+    shown: dict[int, tuple] = {}
+
+    def section_rows():
+        columns = (*fields, "search_heading", "search_body")
+        rows = Section.objects.order_by("id").values_list(*columns)
+        for values in rows.iterator(chunk_size=2000):
+            book_id = values[at["book_id"]]
+            if book_id not in books:
+                continue
+            shown[values[at["id"]]] = values[: len(fields)]
+            yield SectionRow(
+                values[at["id"]],
                 book_id,
                 books[book_id].lang,
                 books[book_id].game,
-                kind,
-                position,
-                search_heading,
-                search_body,
-                heading,
-                body,
-                rule_key,
+                values[at["kind"]],
+                values[at["position"]],
+                values[-2],
+                values[-1],
+                values[at["heading"]],
+                values[at["body"]],
+                values[at["rule_key"]],
                 books[book_id].edition_key,
             )
-            for (
-                id_,
-                book_id,
-                kind,
-                position,
-                search_heading,
-                search_body,
-                heading,
-                body,
-                rule_key,
-            ) in rows.iterator(chunk_size=2000)
-            if book_id in books
-        ),
-        load_terms(),
-        fingerprint=fingerprint,
-    )
+
+    index = SearchIndex(section_rows(), load_terms(), fingerprint=fingerprint)
+    index.shown = shown
+    return index
 
 
 def _refresh(*, block: bool) -> dict:

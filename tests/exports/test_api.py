@@ -69,7 +69,8 @@ def test_post_export_own_list_answers_202_queued_with_url(player_api, private_li
 def test_post_export_stores_params_kind_and_language(player_api, private_list):
     body = start(player_api, kind="army-list", list_id=private_list.pk, language="fr").json()
     job = ExportJob.objects.get(pk=body["id"])
-    assert (job.kind, job.params, job.language) == ("army-list", {"list_id": private_list.pk}, "fr")
+    params = {"list_id": private_list.pk, "site": "http://testserver"}
+    assert (job.kind, job.params, job.language) == ("army-list", params, "fr")
 
 
 def test_post_export_language_defaults_to_request_language(player_api, section):

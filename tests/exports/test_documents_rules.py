@@ -68,6 +68,13 @@ def test_rules_section_pdf_has_the_heading_and_its_subsections_headings(quick_re
         assert part.heading in text
 
 
+def test_rules_section_pdf_prints_a_table_as_cells_without_pipes(quick_reference):
+    modes = quick_reference.sections.get(slug="game-modes")
+    text = re.sub(r"\s+", " ", pdf_text(section_pdf(modes, "en")))
+    assert "A Clash of Kings" in text and "How VP are scored" in text
+    assert "|" not in text and "---" not in text
+
+
 def test_rules_section_pdf_labels_are_in_the_requested_language(quick_reference):
     chapter = quick_reference.sections.get(heading="Army construction")
     text = pdf_text(section_pdf(chapter, "fr"))

@@ -305,8 +305,63 @@ def test_citadel_json_file_nested_too_deeply_is_an_import_error(tmp_path):
 
 
 # --- intake files (issue 13) ---------------------------------------------------------------
-# The events app's intake reader (many lists in one file) gets its test here, written like the
-# ones above: generated files, only its own error type may come out.
+# The events app's intake reader (many lists in one file: text, CSV or JSON): generated files,
+# only its own error type may come out, and every list it cuts holds only lines of the input.
+
+INTAKE_PIECES = st.one_of(
+    LIST_PIECES,
+    st.sampled_from(
+        [
+            "---",
+            "===",
+            "Player: Alice",
+            "Joueur : Bob",
+            "Team: Wolves",
+            "# Carol",
+            "**Dan**",
+            "== Erin ==",
+            "player,list,team",
+            'Alice,"Faction: Stark',
+            '"',
+            ";",
+            ",",
+            "[",
+            "{",
+            '{"lists": [',
+            '{"player": "A", "text": ',
+            "]}",
+            "\x00",
+        ]
+    ),
+)
+INTAKE_TEXT = st.one_of(
+    st.text(max_size=400),
+    st.lists(st.lists(INTAKE_PIECES, max_size=6).map(" ".join), max_size=40).map("\n".join),
+)
+
+
+@FUZZ
+@given(text=INTAKE_TEXT, filename=st.sampled_from(["", "lists.txt", "lists.csv", "lists.json"]))
+def test_intake_reader_raises_only_intake_errors(text, filename):
+    from events.intake import IntakeError, read_intake
+
+    try:
+        read = read_intake(text, filename=filename, is_list_line=lambda line: line == "Stark")
+    except IntakeError:
+        return
+    assert read.format in ("text", "csv", "json")
+    if read.format == "text":
+        given_lines = set(text.replace("\r\n", "\n").replace("\r", "\n").splitlines())
+        assert {line for piece in read.pieces for line in piece.text.splitlines()} <= given_lines
+
+
+@FUZZ
+@given(raw=st.binary(max_size=300))
+def test_intake_reader_takes_any_uploaded_bytes(raw):
+    from events.intake import IntakeError, read_intake
+
+    with contextlib.suppress(IntakeError):
+        read_intake(raw, filename="upload.bin")
 
 
 @pytest.mark.parametrize(

@@ -204,3 +204,22 @@ def test_rules_search_explain_is_in_the_openapi_schema(client):
     assert "explain" in {p["name"] for p in parameters}
     result = schema["components"]["schemas"]["RulesSearchResult"]["properties"]
     assert "explain" in result
+
+
+def test_rules_search_explain_shows_the_number_boost(client):
+    make_book(
+        "tmg-deck",
+        "fr",
+        game="tmg",
+        edition_key="",
+        sections=[
+            ("Mélange", "Le paquet de cartes tactiques est mélangé.", ""),
+            ("Taille", "Le paquet de cartes tactiques en compte vingt.", ""),
+        ],
+    )
+    query = {"q": "how many cards in the tactics deck", "explain": "1"}
+    results = client.get(SEARCH, query).json()["results"]
+    assert results[0]["heading"] == "Taille"
+    assert results[0]["explain"]["asks_number"] is True
+    assert results[0]["explain"]["boosts"]["number"] > 0
+    assert results[1]["explain"]["boosts"]["number"] == 0

@@ -4,7 +4,10 @@ CI runs the whole suite on SQLite (FTS5 backend) and again on PostgreSQL (tsvect
 every test here must pass, unskipped, on both. Texts are our own short sentences.
 """
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from rules.models import Rulebook, Section
@@ -301,3 +304,14 @@ def test_warm_up_builds_the_index_of_a_small_corpus_at_once(library):
     index = warm_up()
     assert index is not None and len(index) == Section.objects.count()
     assert current_index() is index
+
+
+def test_gunicorn_worker_builds_the_index_as_it_starts(library):
+    import runpy
+
+    from rules.search import vocabulary
+
+    conf = runpy.run_path(str(Path(settings.BASE_DIR) / "armybuilder" / "gunicorn.conf.py"))
+    conf["post_worker_init"](worker=None)
+    built = vocabulary._state["index"]  # before any search asks for it
+    assert built is not None and built.fingerprint == vocabulary._fingerprint()

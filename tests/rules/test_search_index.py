@@ -161,3 +161,21 @@ def test_doc_tokens_reads_the_query_tokens_a_section_holds():
     plan = plan_query("charge repli", ["fr"], TERMS, index.vocabularies)
     found = index.doc_tokens(plan.langs["fr"], [0, 1])
     assert "charg" in found[0] and "repli" in found[1] and "repli" not in found[0]
+
+
+NUMBER_ROWS = [
+    row(1, "Mélange", "Le paquet de cartes tactiques est mélangé."),
+    row(2, "Taille", "Le paquet de cartes tactiques en compte vingt."),
+]
+
+
+def test_a_question_asking_for_a_number_prefers_the_passage_stating_one():
+    headings, index, plan = ranked(NUMBER_ROWS, "how many cards in the tactics deck")
+    assert headings[0] == "Taille"
+    assert index.explain(plan, 1)["asks_number"] is True
+
+
+def test_a_question_naming_a_thing_gets_no_number_boost():
+    headings, index, plan = ranked(NUMBER_ROWS, "cards in the tactics deck")
+    assert headings[0] == "Mélange"
+    assert index.explain(plan, 1)["boosts"]["number"] == 0.0

@@ -6,7 +6,7 @@ import pytest
 
 from rules.search.glossary import load_glossary, parse_glossary
 from rules.search.index import surface_words
-from rules.search.normalise import normalise, scripts
+from rules.search.normalise import normalise, scripts, tokens
 from rules.search.query import Vocabulary, plan_query, source_langs
 
 # --- every language ------------------------------------------------------------------------
@@ -386,3 +386,29 @@ def test_plan_query_adds_french_verb_endings_the_books_hold():
 def test_plan_query_does_not_read_a_persian_query_as_french_words():
     plan = plan_query("دستور حمایت", ["fr", "fa"], load_terms(), _vocabularies())
     assert plan.langs["fr"].readings == ("fa",)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["how many squares can a model move", "combien de cartes", "maximum range", "بازی چند دور است"],
+)
+def test_plan_notes_a_question_asking_for_a_number(query):
+    assert plan_query(query, ["fr", "fa"], load_terms(), {}).asks_number
+
+
+@pytest.mark.parametrize("query", ["long range attack", "qui commence", "charge bonus"])
+def test_plan_of_a_question_naming_a_thing_asks_no_number(query):
+    assert not plan_query(query, ["fr"], load_terms(), {}).asks_number
+
+
+@pytest.mark.parametrize("query", ["how many squares", "combien de cartes", "بازی چند دور است"])
+def test_plan_leaves_out_the_words_that_only_ask_for_a_number(query):
+    plan = plan_query(query, ["fr", "fa"], load_terms(), {})
+    labels = {unit.label for q in plan.langs.values() for i in q.interpretations for unit in i}
+    assert not labels & {"many", "combien", "چند"}
+
+
+@pytest.mark.parametrize(("query", "key"), [("NCUs", "non-combat-unit"), ("VPs", "victory-points")])
+def test_glossary_finds_an_acronym_in_the_plural(query, key):
+    matches = load_terms().find(tokens(query, "en"), "en")
+    assert [entry.key for entry in matches[0].entries] == [key]

@@ -25,10 +25,10 @@ from cards.models import Card
 from cards.query import QuerySyntaxError, search_cards
 from common.i18n import current_language
 
-from .. import selectors, versions
+from .. import selectors, sharing, versions
 from ..forms import GameSettingsForm
 from ..games import GameAdapter, for_game
-from ..models import ArmyList, ListEntry, Visibility
+from ..models import ArmyList, ListEntry
 from ..visitors import viewer
 
 PICKER_LIMIT = 40
@@ -141,6 +141,17 @@ def settings_form_for(
     return form_class(data, initial=form_class.initial_for(army_list), prefix="settings", user=user)
 
 
+def share_context(request: HttpRequest, army_list: ArmyList) -> dict:
+    """The share link, its short form (printed with a QR code) and whether it works."""
+    return {
+        "share_url": request.build_absolute_uri(
+            reverse("lists:shared", args=[army_list.share_token])
+        ),
+        "short_url": request.build_absolute_uri(sharing.short_path(army_list)),
+        "is_shared": sharing.is_shared(army_list),
+    }
+
+
 def builder_context(
     request: HttpRequest,
     army_list: ArmyList,
@@ -161,10 +172,7 @@ def builder_context(
         "chooser": chooser,
         "error": error,
         "picker": picker_context(game, army_list, q),
-        "share_url": request.build_absolute_uri(
-            reverse("lists:shared", args=[army_list.share_token])
-        ),
-        "is_shared": army_list.visibility == Visibility.LINK,
+        **share_context(request, army_list),
         "editable": True,
         "card_data": versions.card_versions(army_list),
         **game.context(army_list),
@@ -219,6 +227,7 @@ def read_context(request: HttpRequest, army_list: ArmyList, *, token: str | None
         "editable": selectors.can_edit(army_list, **viewer(request)),
         "card_data": versions.card_versions(army_list),
         "query": ("?" + urlencode({"t": token})) if token else "",
+        **share_context(request, army_list),
         **game.context(army_list),
     }
 

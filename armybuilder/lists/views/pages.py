@@ -14,13 +14,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder.checking import detect_game
 from common.i18n import CARD_LANGUAGES, current_language
 
-from .. import selectors, services, versions
+from .. import selectors, services, sharing, versions
 from ..forms import EntryForm, ImportForm, VisibilityForm
 from ..games import for_game
 from ..models import ArmyList
@@ -145,7 +146,14 @@ def set_visibility(request: HttpRequest, list_id: int) -> HttpResponse:
         data = valid(VisibilityForm(request.POST))
         services.set_visibility(army_list=army_list, visibility=data["visibility"])
 
-    return change(request, list_id, perform, game=None)
+    response = change(request, list_id, perform, game=None)
+    # The view and print pages ask to share from their own page and come back to it.
+    back = request.POST.get("next", "")
+    if response.status_code == 302 and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(back)
+    return response
 
 
 # --- lists: new, import, mine, save, duplicate, delete -----------------------------------------
@@ -312,6 +320,15 @@ def shared(request: HttpRequest, token) -> HttpResponse:
     if army_list is None:
         raise Http404(_("This share link is not valid, or the list is no longer shared."))
     return _read(request, army_list, "detail", token=str(army_list.share_token), shared_view=True)
+
+
+@require_GET
+def short_share(request: HttpRequest, code: str) -> HttpResponse:
+    """/s/<code>/: a printed sheet's short link, sent on to the list's share page."""
+    token = sharing.token_from_code(code)
+    if token is None or selectors.get_list_for_viewer(token=token) is None:
+        raise Http404(_("This share link is not valid, or the list is no longer shared."))
+    return redirect("lists:shared", token)
 
 
 @require_GET
