@@ -238,6 +238,7 @@ class ItemRow:
     entry: ListEntry
     ref: str
     flagged: bool
+    card: TacticsCard | None = None  # the pool's card (None: not in the pool)
 
 
 @dataclass
@@ -300,9 +301,9 @@ def warband_state(
                 switch_to=counterpart(card, pool.cards),
             )
         elif entry.parent_id in figures:
-            figures[entry.parent_id].equipment.append(ItemRow(entry, ref, ref in flagged))
+            figures[entry.parent_id].equipment.append(ItemRow(entry, ref, ref in flagged, card))
         else:
-            loose.append(ItemRow(entry, ref, ref in flagged))
+            loose.append(ItemRow(entry, ref, ref in flagged, card))
     spent = built.draft.spent()
     budget = built.draft.budget
     gauges = [
