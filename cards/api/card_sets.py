@@ -36,6 +36,7 @@ ERROR = inline_serializer(
         "row": serializers.IntegerField(required=False, help_text="Import: the bad row (from 1)."),
     },
 )
+MINE = OpenApiParameter("mine", OpenApiTypes.BOOL, description="Only your own sets (signed in).")
 TOKEN = OpenApiParameter(
     "token", OpenApiTypes.STR, description="The share token of a set shared by link."
 )
@@ -159,12 +160,22 @@ class CardSetsView(CardSetAPIView):
 
     @extend_schema(
         operation_id="card_sets_list",
-        summary="Card sets you may list: yours and the published ones",
+        summary="Card sets you may list: yours and the published ones (?mine=true: yours)",
+        parameters=[MINE],
         responses={200: CardSetSerializer(many=True), 400: ERROR, 404: ERROR},
     )
     def get(self, request: Request) -> Response:
         paginator = self.pagination_class()
-        rows = selectors.listed_sets(request.user).prefetch_related("factions").order_by("pk")
+        mine = request.query_params.get("mine", "false")
+        if mine not in ("true", "false"):
+            body = {"detail": _("mine: true or false."), "code": "invalid", "field": "mine"}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        rows = (
+            selectors.sets_of(request.user)
+            if mine == "true"
+            else selectors.listed_sets(request.user)
+        )
+        rows = rows.prefetch_related("factions").order_by("pk")
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response([set_json(s, request) for s in page or []])
 

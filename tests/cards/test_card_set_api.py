@@ -119,3 +119,15 @@ def test_card_api_hides_private_set_cards(alice, bob, factions):
     assert found["count"] == 0
     mine = client_for(alice).get("/api/v1/cards/", {"q": f"set:{card_set.slug}"}).json()
     assert mine["count"] == 1
+
+
+def test_list_mine_shows_only_own_sets(alice, bob, factions):
+    services.create_card_set(owner=alice, name="Alice's", visibility="published")
+    services.create_card_set(owner=bob, name="Bob's")
+    results = client_for(bob).get(API, {"mine": "true"}).json()["results"]
+    assert [s["name"] for s in results] == ["Bob's"]
+
+
+def test_list_with_a_bad_mine_value_is_a_json_400(bob):
+    response = client_for(bob).get(API, {"mine": "maybe"})
+    assert response.status_code == 400 and response.json()["field"] == "mine"
