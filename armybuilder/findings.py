@@ -77,6 +77,8 @@ TMG_CODES = frozenset(
         "LINES_IGNORED",  # lines read as remarks, not cards
         "LIST_SEVERAL",  # a second list in the same text, not checked with this one
         "EVENT_SIZE_APPLIED",  # an event's game size replaced the one the list said
+        # Added by Citadel (issue 14): a list with no card is "empty", not legal.
+        "LIST_EMPTY",
     }
 )
 TACTICS_CODES = frozenset(
@@ -107,6 +109,8 @@ TACTICS_CODES = frozenset(
         "LINES_IGNORED",  # lines read as prose, or a second warband, left out
         "CARD_CHOSEN",  # a name matched several cards and a hint chose one (says which, why)
         "EVENT_SIZE_APPLIED",  # an event's budget replaced the one the warband said
+        # Added by Citadel (issue 14): a warband with no card is "empty", not legal.
+        "LIST_EMPTY",
     }
 )
 ALL_CODES = TMG_CODES | TACTICS_CODES

@@ -18,7 +18,7 @@ from armybuilder.listtext.resolve import CardIndex, name_key
 from armybuilder.tactics.draft import Coins, TacticsCard, WarbandContext
 from armybuilder.tmg.draft import ArmyContext, CardFacts
 from cards.faction_rules import army_rules_for_faction
-from cards.models import Card, Faction, Game, Scenario
+from cards.models import Card, CardSet, CostOverride, Faction, Game, Scenario
 
 CardT = TypeVar("CardT", CardFacts, TacticsCard)
 
@@ -91,10 +91,15 @@ def _pool_fields(game: str, cards: list) -> dict:
     }
 
 
-def _card_rows(game: str):
+def _card_rows(game: str, card_sets: list[int] | None = None):
+    """The shipped cards of a game (`card_sets`: the cards of those players' sets instead)."""
+    rows = (
+        Card.objects.filter(game=game, card_set__in=card_sets)
+        if card_sets
+        else Card.objects.filter(game=game, card_set__isnull=True)
+    )
     return (
-        Card.objects.filter(game=game)
-        .select_related("faction", "sigil", "commander_card", "replaces")
+        rows.select_related("faction", "sigil", "commander_card", "replaces")
         .prefetch_related("characters", "card_abilities__ability")
         .order_by("external_id")
     )
@@ -172,6 +177,11 @@ def _build_tmg_pool() -> TmgPool:
     )
 
 
+def tactics_card(card: Card) -> TacticsCard:
+    """The plain value of one Tactics card row (also for a card no pool holds any more)."""
+    return _tactics_card(card)
+
+
 def _tactics_card(card: Card) -> TacticsCard:
     known = None not in (card.gold, card.silver, card.copper)
     return TacticsCard(
@@ -184,6 +194,7 @@ def _tactics_card(card: Card) -> TacticsCard:
         carriers=tuple(card.carriers or ("hero", "champion", "soldier")),
         unique=card.is_unique,
         infantry_only=bool(card.extra.get("infantry_only")),
+        example=bool(card.card_set_id and card.card_set.is_example),
     )
 
 
@@ -222,17 +233,17 @@ def tactics_card_at(card: TacticsCard, version: str, stats: Mapping[str, Any]) -
         faction=stats.get("faction", card.faction),
         characters=tuple(stats.get("characters", card.characters) or ()),
         mounted=bool(stats.get("mounted", card.mounted)),
-        cost=Coins(*coins) if None not in coins else None,
+        # A version that knew no cost leaves the cost a set's override gives today.
+        cost=Coins(*coins) if None not in coins else card.cost,
         carriers=tuple(stats.get("carriers") or card.carriers),
         unique=bool(stats.get("is_unique", card.unique)),
     )
 
 
-def _build_tactics_pool() -> TacticsPool:
-    cards = [_tactics_card(card) for card in _card_rows(Game.TACTICS)]
-    scenarios: dict[str, Coins | None] = {}
-    labels: dict[str, str] = {}
-    for scenario in Scenario.objects.filter(game=Game.TACTICS):
+def _scenario_budgets(rows, scenarios: dict[str, Coins | None], labels: dict[str, str]) -> None:
+    """Each scenario's budget by any of its names, and the name canonical text writes for
+    a budget (the last scenario of that budget)."""
+    for scenario in rows:
         budget = scenario.budget
         coins = Coins(**budget) if budget else None
         for label in (scenario.slug, scenario.name_en, scenario.name_fr):
@@ -240,6 +251,15 @@ def _build_tactics_pool() -> TacticsPool:
                 scenarios[name_key(label)] = coins
         if coins:
             labels[coins.label()] = scenario.name_en
+
+
+def _build_tactics_pool() -> TacticsPool:
+    cards = [_tactics_card(card) for card in _card_rows(Game.TACTICS)]
+    scenarios: dict[str, Coins | None] = {}
+    labels: dict[str, str] = {}
+    _scenario_budgets(
+        Scenario.objects.filter(game=Game.TACTICS, card_set__isnull=True), scenarios, labels
+    )
     return TacticsPool(
         **_pool_fields(Game.TACTICS, cards),
         scenarios=scenarios,
@@ -276,3 +296,37 @@ def tmg_pool() -> TmgPool:
 
 def tactics_pool() -> TacticsPool:
     return _cached(Game.TACTICS, _build_tactics_pool)
+
+
+def tactics_pool_with_sets(card_sets: list[CardSet]) -> TacticsPool:
+    """The shipped pool plus the cards of players' sets a warband draws from, with the
+    sets' cost overrides given to shipped cards whose cost is unknown ("cost from <set>";
+    the first set by name wins when two give one)."""
+    base = tactics_pool()
+    if not card_sets:
+        return base
+    ids = [card_set.pk for card_set in card_sets]
+    names = {card_set.pk: card_set.name for card_set in card_sets}
+    overrides: dict[str, tuple[Coins, str]] = {}
+    rows = CostOverride.objects.filter(card_set_id__in=ids).select_related("card")
+    for override in sorted(rows, key=lambda o: (names[o.card_set_id], o.pk)):
+        overrides.setdefault(
+            override.card.external_id,
+            (Coins(override.gold, override.silver, override.copper), names[override.card_set_id]),
+        )
+    cards = [
+        replace(card, cost=overrides[card.id][0], cost_from=overrides[card.id][1])
+        if card.cost is None and card.id in overrides
+        else card
+        for card in base.cards
+    ]
+    cards += [
+        _tactics_card(card) for card in _card_rows(Game.TACTICS, ids).select_related("card_set")
+    ]
+    scenarios, labels = dict(base.scenarios), {}
+    _scenario_budgets(Scenario.objects.filter(card_set_id__in=ids), scenarios, labels)
+    labels.update(base.scenario_labels)  # a shipped scenario names its budget first
+    return replace(
+        base, cards=tuple(cards), index=CardIndex(cards), scenarios=scenarios,
+        scenario_labels=labels,
+    )  # fmt: skip

@@ -17,6 +17,11 @@ from armybuilder.findings import Finding, Severity, is_legal
 from armybuilder.listtext.reading import LineReading
 from common.i18n import Localizable
 
+#: The finding that says a list has no card (its status is "empty"), and the one that says
+#: a card's cost is unknown (its status is "undecided").
+EMPTY_CODE = "LIST_EMPTY"
+COST_UNKNOWN_CODE = "CARD_COST_UNKNOWN"
+
 if TYPE_CHECKING:
     from armybuilder.tactics.draft import Coins, WarbandDraft
     from armybuilder.tmg.deck import DeckCard
@@ -111,6 +116,22 @@ class CheckResult:
     @property
     def legal(self) -> bool:
         return self.draft is not None and is_legal(self.findings)
+
+    @property
+    def status(self) -> str:
+        """The verdict in one word: "legal", "illegal", "empty" (no card yet: nothing to
+        judge) or "undecided" (cards whose cost is not known block the verdict; see
+        `undecided_by`)."""
+        if self.draft is not None and any(f.code == EMPTY_CODE for f in self.findings):
+            return "empty"
+        if self.undecided_by:
+            return "undecided"
+        return "legal" if self.legal else "illegal"
+
+    @property
+    def undecided_by(self) -> tuple[str, ...]:
+        """Refs of the entries whose unknown cost keeps the list from a verdict."""
+        return tuple(ref for f in self.findings if f.code == COST_UNKNOWN_CODE for ref in f.entries)
 
     @property
     def faction(self) -> str | None:

@@ -214,6 +214,10 @@ def _tactics_entry(entry: ResultEntry, lang: str) -> dict[str, Any]:
         "faction": card.faction,
         "cost": card.cost.as_dict() if card.cost else None,
     }
+    if card.cost_from:  # a player's set gave the cost of a card whose own is unknown
+        data["cost_from"] = card.cost_from
+    if card.example:  # from the demo's example set: made-up, not official
+        data["example"] = True
     if entry.host:
         data["holder"] = entry.host
     return _with_reading(data, entry, lang)
@@ -225,6 +229,7 @@ _ENTRY_WRITERS = {"tmg": _tmg_entry, "tactics": _tactics_entry}
 _GAME_KEYS = {
     "tmg": (
         "legal",
+        "status",
         "game",
         "ruleset",
         "faction",
@@ -234,7 +239,17 @@ _GAME_KEYS = {
         "deck",
         "lines",
     ),
-    "tactics": ("legal", "game", "faction", "coins", "figures", "entries", "findings", "lines"),
+    "tactics": (
+        "legal",
+        "status",
+        "game",
+        "faction",
+        "coins",
+        "figures",
+        "entries",
+        "findings",
+        "lines",
+    ),
 }
 _READ_KEYS = {"tmg": ("name", "text"), "tactics": ("scenario", "name", "text")}
 
@@ -262,6 +277,13 @@ class LineReadingSerializer(serializers.Serializer):
 @extend_schema_serializer(component_name="CheckResultSchema")
 class CheckResultSerializer(serializers.Serializer):
     legal = serializers.BooleanField()
+    status = serializers.ChoiceField(
+        choices=["legal", "illegal", "empty", "undecided"],
+        help_text=(
+            "The verdict in one word: empty (no card: LIST_EMPTY), undecided (cards of "
+            "unknown cost, CARD_COST_UNKNOWN, block the verdict), else legal or illegal."
+        ),
+    )
     game = serializers.ChoiceField(choices=list(GAMES))
     faction = serializers.CharField(allow_null=True)
     name = serializers.CharField(required=False)
@@ -310,6 +332,7 @@ def _coins(result: CheckResult) -> dict[str, Any] | None:
 
 _VALUES: dict[str, Callable[[CheckResult, str], Any]] = {
     "legal": lambda result, lang: result.legal,
+    "status": lambda result, lang: result.status,
     "game": lambda result, lang: result.game,
     "ruleset": lambda result, lang: result.ruleset,
     "faction": lambda result, lang: result.faction,

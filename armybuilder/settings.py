@@ -291,6 +291,13 @@ SPECTACULAR_SETTINGS = {
         "ExportKindEnum": "exports.models.ExportKind",
         "ExportStatusEnum": "exports.models.ExportStatus",
         "ListGameEnum": "armybuilder.lists.models.ListGame",
+        "VerdictStatusEnum": [
+            ("legal", "legal"),
+            ("illegal", "illegal"),
+            ("empty", "empty"),
+            ("undecided", "undecided"),
+        ],
+        "CardSetVisibilityEnum": "cards.models.SetVisibility",
         "EventVisibilityEnum": "events.models.EventVisibility",
         "EventListStatusEnum": "events.models.ListStatus",
         "EventListSourceEnum": "events.models.ListSource",

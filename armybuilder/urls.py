@@ -17,6 +17,7 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("cards/", include("cards.urls")),
+    path("card-sets/", include("cards.card_sets.urls")),
     path("lists/", include("armybuilder.lists.urls")),
     path("rules/", include("rules.urls")),
     path("events/", include("events.urls")),

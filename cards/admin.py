@@ -3,8 +3,19 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from .card_sets.services import hide_card_set
 from .forms import CardAdminForm
-from .models import Ability, Card, CardAbility, CardVersion, Character, Faction, Scenario, Sigil
+from .models import (
+    Ability,
+    Card,
+    CardAbility,
+    CardSet,
+    CardVersion,
+    Character,
+    Faction,
+    Scenario,
+    Sigil,
+)
 from .query.text import build_search_text
 
 
@@ -208,3 +219,26 @@ class ScenarioAdmin(admin.ModelAdmin):
     def budget_display(self, obj: Scenario) -> str:
         budget = obj.budget
         return "-".join(str(v) for v in budget.values()) if budget else "–"
+
+
+@admin.register(CardSet)
+class CardSetAdmin(admin.ModelAdmin):
+    """Moderation: an admin hides a published set (only its owner sees it then)."""
+
+    list_display = ("name", "slug", "owner", "visibility", "hidden_by_admin", "is_example")
+    list_filter = ("visibility", "hidden_by_admin", "is_example")
+    list_editable = ("hidden_by_admin",)
+    search_fields = ("name", "slug", "owner__username")
+    readonly_fields = ("share_token", "created_at", "updated_at")
+    filter_horizontal = ("factions",)
+    actions = ("hide", "show")
+
+    @admin.action(description=_("Hide the chosen sets"))
+    def hide(self, request, queryset):
+        for card_set in queryset:
+            hide_card_set(card_set=card_set, hidden=True, by=request.user)
+
+    @admin.action(description=_("Show the chosen sets again"))
+    def show(self, request, queryset):
+        for card_set in queryset:
+            hide_card_set(card_set=card_set, hidden=False, by=request.user)

@@ -10,8 +10,10 @@ Everything a validator needs is a field or a structured record, never prose.
 
 import hashlib
 import json
+import uuid
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -155,6 +157,53 @@ class Ability(models.Model):
         return self.name_en
 
 
+class SetVisibility(models.TextChoices):
+    PRIVATE = "private", _("Private")
+    LINK = "link", _("Anyone with the link")
+    PUBLISHED = "published", _("Published")
+
+
+class CardSet(models.Model):
+    """Cards a player entered (figures, equipment, scenarios), or the demo's example set.
+
+    Its cards are ordinary `Card` rows (`Card.card_set`), with external ids prefixed by the
+    set's slug; who may see them follows the set (`cards.card_sets.selectors`). A set may
+    also give a cost to a shipped card whose cost is unknown (`CostOverride`)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="card_sets",
+        help_text=_("Empty for a set the project ships (the demo's example set)."),
+    )
+    slug = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=16, choices=Game.choices, default=Game.TACTICS)
+    factions = models.ManyToManyField(Faction, blank=True, related_name="card_sets")
+    description = models.TextField(blank=True)
+    licence_note = models.TextField(blank=True)
+    visibility = models.CharField(
+        max_length=16, choices=SetVisibility.choices, default=SetVisibility.PRIVATE
+    )
+    share_token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    hidden_by_admin = models.BooleanField(
+        default=False, help_text=_("Hidden by a moderator: only its owner sees it.")
+    )
+    is_example = models.BooleanField(
+        default=False, help_text=_("Made-up data for trying the builder, not official.")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Card(NamedInTwoLanguages, models.Model):
     game = models.CharField(max_length=16, choices=Game.choices, db_index=True)
     kind = models.CharField(max_length=16, choices=CardKind.choices, db_index=True)
@@ -233,6 +282,10 @@ class Card(NamedInTwoLanguages, models.Model):
         help_text=_("Structured list-building records (see cards.requirements)."),
     )
     extra = models.JSONField(default=dict, blank=True)
+    # The player's set the card belongs to (null: a shipped card); see `CardSet`.
+    card_set = models.ForeignKey(
+        CardSet, on_delete=models.CASCADE, null=True, blank=True, related_name="cards"
+    )
     search_text = models.TextField(blank=True, editable=False)
     source = models.CharField(max_length=32, blank=True)
     # The version whose stats the columns above hold now (the importer points it at what it
@@ -348,6 +401,25 @@ class CardVersion(models.Model):
         super().save(*args, **kwargs)
 
 
+class CostOverride(models.Model):
+    """A set's cost for a shipped card whose own cost is unknown ("cost from <set>")."""
+
+    card_set = models.ForeignKey(CardSet, on_delete=models.CASCADE, related_name="overrides")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="cost_overrides")
+    gold = models.PositiveSmallIntegerField(default=0)
+    silver = models.PositiveSmallIntegerField(default=0)
+    copper = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["card_set", "card"]
+        constraints = [
+            models.UniqueConstraint(fields=["card_set", "card"], name="costoverride_unique_card")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card_set_id}:{self.card_id}"
+
+
 class ScenarioKind(models.TextChoices):
     GAME_MODE = "game_mode", _("Game mode (TMG)")
     SCENARIO = "scenario", _("Scenario (Tactics)")
@@ -373,6 +445,17 @@ class Scenario(NamedInTwoLanguages, models.Model):
     silver = models.PositiveSmallIntegerField(null=True, blank=True)
     copper = models.PositiveSmallIntegerField(null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Tactics: an asymmetric scenario's second side (null: both sides take the budget above)
+    gold_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    silver_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    copper_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    side_a_en = models.CharField(max_length=80, blank=True)
+    side_b_en = models.CharField(max_length=80, blank=True)
+    special_rules_en = models.TextField(blank=True)
+    special_rules_fr = models.TextField(blank=True)
+    card_set = models.ForeignKey(
+        CardSet, on_delete=models.CASCADE, null=True, blank=True, related_name="scenarios"
+    )
     extra = models.JSONField(default=dict, blank=True)
     sort_order = models.PositiveSmallIntegerField(default=100)
 
@@ -390,3 +473,13 @@ class Scenario(NamedInTwoLanguages, models.Model):
         if None in (self.gold, self.silver, self.copper):
             return None
         return {"gold": self.gold, "silver": self.silver, "copper": self.copper}
+
+    @property
+    def is_asymmetric(self) -> bool:
+        return None not in (self.gold_b, self.silver_b, self.copper_b)
+
+    def budget_for(self, side: str = "a") -> dict[str, int] | None:
+        """The budget of one side ("a" or "b"); both sides take "a" unless asymmetric."""
+        if side == "b" and self.is_asymmetric:
+            return {"gold": self.gold_b, "silver": self.silver_b, "copper": self.copper_b}
+        return self.budget

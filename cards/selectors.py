@@ -83,7 +83,13 @@ def _narrowed(queryset: QuerySet, **filters: str | None) -> QuerySet:
 def card_detail_queryset() -> QuerySet[Card]:
     """One card with everything its page or API detail shows, in a fixed number of queries."""
     return Card.objects.select_related(
-        "faction", "sigil", "commander_card", "commander_card__faction", "replaces"
+        "faction",
+        "sigil",
+        "commander_card",
+        "commander_card__faction",
+        "replaces",
+        "card_set",
+        "card_set__owner",
     ).prefetch_related(
         "characters",
         "card_abilities__ability",
@@ -173,13 +179,14 @@ def faction_choices() -> list[tuple[str, str, str]]:
 
 
 def scenarios(*, game: str | None = None, slug: str | None = None) -> QuerySet[Scenario]:
-    """Scenarios, of one game and with one slug when given."""
-    return _narrowed(Scenario.objects.all(), game=game, slug=slug)
+    """Shipped scenarios, of one game and with one slug when given (a player's set shows
+    its own scenarios)."""
+    return _narrowed(Scenario.objects.filter(card_set__isnull=True), game=game, slug=slug)
 
 
 def scenarios_grouped() -> dict[str, list[Scenario]]:
     """Scenarios for the scenarios page: TMG game modes, Tactics sizes, Tactics scenarios."""
-    rows = list(Scenario.objects.all())
+    rows = list(Scenario.objects.filter(card_set__isnull=True))
     return {
         "tmg_modes": [s for s in rows if s.game == Game.TMG],
         "tactics_sizes": [

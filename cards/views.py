@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 from common.i18n import current_language, pick
 
 from . import selectors
+from .card_sets import selectors as set_selectors
 from .forms import CardBrowseForm
 from .models import FIGURE_KINDS, CardKind, Game
 from .presentation import attack_rows, requirement_lines, version_history
@@ -112,7 +113,7 @@ def browse(request: HttpRequest) -> HttpResponse:
     params = {name: form.value(name) for name in ("q", "game", "faction", "kind")}
     params["q"] = q
     base = selectors.filter_cards(
-        selectors.cards_for_listing(),
+        set_selectors.visible_cards(selectors.cards_for_listing(), request.user),
         game=params["game"],
         faction=params["faction"],
         kind=params["kind"],
@@ -158,7 +159,10 @@ def detail(request: HttpRequest, game: str, external_id: str) -> HttpResponse:
     if game not in Game.values:
         raise Http404(_("Unknown game."))
     card = selectors.card_by_external_id(game, external_id)
-    if card is None:
+    if card is None or (
+        card.card_set is not None
+        and not set_selectors.may_see(card.card_set, request.user, token=request.GET.get("token"))
+    ):
         raise Http404(_("No such card."))
     lang = current_language()
     others = selectors.cards_sharing_characters(card)

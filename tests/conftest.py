@@ -86,3 +86,18 @@ def _english_by_default():
     translation.activate("en")
     yield
     translation.deactivate()
+
+
+# Two players (issue 14's card sets: an owner and someone else).
+@pytest.fixture
+def alice(db):
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def bob(db):
+    from django.contrib.auth.models import User
+
+    return User.objects.create_user("bob", password="pw-bob-123")

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from armybuilder.checking import MAX_LIST_CHARS
 from armybuilder.tactics.draft import Coins
 from armybuilder.tmg.rulesets import DEFAULT_RULESET, all_rulesets
+from cards.card_sets.selectors import usable_sets, visible_scenarios
 from cards.models import Faction, Game, Scenario
 from common.i18n import current_language, localized
 
@@ -56,8 +57,9 @@ class GameSettingsForm(forms.Form):
     settings_fields: tuple[str, ...] = ()
     invalid_message: str | Promise  # what the builder says when the form does not validate
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.user = user  # who chooses: the sets and scenarios they may see
         self.fields["faction"].choices = faction_choices(self.game)
         self.fields[self.other_size].widget.attrs.update(
             {**self.other_size_attrs, "class": "size-other", "oninput": PICK_OTHER}
@@ -197,13 +199,30 @@ class ImportForm(forms.Form):
 # --- Tactics ---------------------------------------------------------------------------------
 
 
-def tactics_size_choices() -> list[tuple[str, str]]:
-    """Every Tactics scenario and game size (`scenario:<slug>`), the standard sizes missing
-    from the table, then "other" (a literal gold-silver-copper budget)."""
+def _side_label(scenario: Scenario, side: str) -> str:
+    budget = Coins(**(scenario.budget_for(side) or {}))
+    name = (scenario.side_a_en if side == "a" else scenario.side_b_en) or side.upper()
+    return _("%(name)s, side %(side)s (%(budget)s)") % {
+        "name": scenario.name(current_language()),
+        "side": name,
+        "budget": budget.label(),
+    }
+
+
+def tactics_size_choices(user=None) -> list[tuple[str, str]]:
+    """Every Tactics scenario and game size (`scenario:<slug>`; an asymmetric scenario once
+    per side, `scenario:<slug>:b` for the second), the shipped ones and those of the sets
+    `user` may see, the standard sizes missing from the table, then "other" (a literal
+    gold-silver-copper budget)."""
     lang = current_language()
     choices, budgets = [], set()
-    for scenario in Scenario.objects.filter(game=Game.TACTICS):
+    scenarios = visible_scenarios(Scenario.objects.filter(game=Game.TACTICS), user)
+    for scenario in scenarios.order_by("card_set_id", "sort_order", "slug"):
         label = scenario.name(lang)
+        if scenario.is_asymmetric:
+            choices.append((f"scenario:{scenario.slug}", _side_label(scenario, "a")))
+            choices.append((f"scenario:{scenario.slug}:b", _side_label(scenario, "b")))
+            continue
         if scenario.budget is None:
             label = _("%(name)s (budget unknown)") % {"name": label}
         else:
@@ -222,26 +241,45 @@ class TacticsSettingsForm(GameSettingsForm):
     game = Game.TACTICS
     other_size = "budget"
     other_size_attrs = {"placeholder": "3-6-18", "autocomplete": "off"}
-    settings_fields = ("scenario", "budget", "name")
+    settings_fields = ("scenario", "budget", "name", "side", "card_sets")
+    own_fields = ("card_sets",)
     invalid_message = _("Check the warband settings.")
 
     name = forms.CharField(label=_("Name"), max_length=MAX_NAME, required=False)
     faction = forms.ChoiceField(label=_("Faction"))
     size = forms.ChoiceField(label=_("Scenario or game size"), widget=forms.RadioSelect)
     budget = forms.CharField(label=_("Budget (gold-silver-copper)"), max_length=20, required=False)
+    card_sets = forms.MultipleChoiceField(
+        label=_("Card sets it draws from (besides the shipped cards)"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["size"].choices = tactics_size_choices()
+        self.fields["size"].choices = tactics_size_choices(self.user)
+        self.sets = {str(s.pk): s for s in usable_sets(self.user)}
+        self.fields["card_sets"].choices = [
+            (
+                pk,
+                _("%(name)s (example, not official)") % {"name": s.name}
+                if s.is_example
+                else s.name,
+            )
+            for pk, s in self.sets.items()
+        ]
 
     def clean(self):
         data = super().clean()
         size = data.get("size")
         data["scenario"] = None
+        data["side"] = "a"
+        data["card_sets"] = [self.sets[pk] for pk in data.get("card_sets") or () if pk in self.sets]
         if size and size.startswith("scenario:"):
-            data["scenario"] = Scenario.objects.filter(
-                game=Game.TACTICS, slug=size.removeprefix("scenario:")
-            ).first()
+            slug = size.removeprefix("scenario:")
+            if slug.endswith(":b"):
+                slug, data["side"] = slug.removesuffix(":b"), "b"
+            data["scenario"] = Scenario.objects.filter(game=Game.TACTICS, slug=slug).first()
             data["budget"] = None
         elif size in SIZES:
             data["budget"] = size
@@ -254,16 +292,20 @@ class TacticsSettingsForm(GameSettingsForm):
 
     @classmethod
     def initial_new(cls) -> dict:
-        """The standard game size (its scenario when the table has it)."""
+        """The standard game size (its scenario when the table has it), drawing from the
+        example set when the demo has one."""
         choices = [value for value, _label in tactics_size_choices()]
         size = next((v for v in ("scenario:tac-standard", "standard") if v in choices), choices[0])
-        return {"size": size}
+        examples = usable_sets(None).filter(is_example=True).values_list("pk", flat=True)
+        return {"size": size, "card_sets": [str(pk) for pk in examples]}
 
     @classmethod
     def initial_for(cls, army_list: ArmyList) -> dict:
         budget = (army_list.gold, army_list.silver, army_list.copper)
         if army_list.scenario_id:
             size, literal = f"scenario:{army_list.scenario.slug}", ""
+            if army_list.scenario_side == "b":
+                size += ":b"
         else:
             size, literal = OTHER, "-".join(str(n) for n in budget if n is not None)
         return {
@@ -271,6 +313,7 @@ class TacticsSettingsForm(GameSettingsForm):
             "faction": army_list.faction.slug,
             "size": size,
             "budget": literal,
+            "card_sets": [str(pk) for pk in army_list.card_sets.values_list("pk", flat=True)],
         }
 
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from cards.models import Card, CardVersion, Faction, Scenario
+from cards.models import Card, CardSet, CardVersion, Faction, Scenario
 
 
 class ListGame(models.TextChoices):
@@ -58,6 +58,10 @@ class ArmyList(models.Model):
     gold = models.PositiveSmallIntegerField(null=True, blank=True)
     silver = models.PositiveSmallIntegerField(null=True, blank=True)
     copper = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Tactics: the side of an asymmetric scenario ("a" or "b"), and the players' card sets
+    # the warband draws from besides the shipped cards.
+    scenario_side = models.CharField(max_length=1, default="a", blank=True)
+    card_sets = models.ManyToManyField(CardSet, blank=True, related_name="army_lists")
 
     visibility = models.CharField(
         max_length=16, choices=Visibility.choices, default=Visibility.PRIVATE

@@ -335,6 +335,18 @@ class CheckedState:
     def warnings(self) -> list[dict]:
         return [f for f in self.report["findings"] if f["severity"] != Severity.ERROR]
 
+    @property
+    def status(self) -> str:
+        """legal / illegal / empty / undecided (`CheckResult.status`)."""
+        return self.result.status
+
+    @property
+    def undecided_cards(self) -> list[str]:
+        """The names of the cards whose unknown cost blocks the verdict."""
+        refs = set(self.result.undecided_by)
+        lang = self.result.lang
+        return [e.card.label(lang) for e in self.result.entries if e.ref in refs]
+
 
 @dataclass(frozen=True)
 class ListState(CheckedState):

@@ -12,12 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from armybuilder.checking import check_tactics_draft
 from armybuilder.findings import Finding
 from armybuilder.models import Collection
-from armybuilder.pool import TacticsPool, tactics_card_at, tactics_pool
+from armybuilder.pool import (
+    TacticsPool,
+    tactics_card,
+    tactics_card_at,
+    tactics_pool,
+    tactics_pool_with_sets,
+)
 from armybuilder.result import CheckResult
 from armybuilder.tactics.check import scenario_label
 from armybuilder.tactics.draft import (
@@ -30,7 +36,7 @@ from armybuilder.tactics.draft import (
     WarbandDraft,
 )
 from armybuilder.tactics.text import write_warband_text
-from cards.models import Card, CardKind, Game
+from cards.models import Card, CardKind, CostOverride, Game
 
 from .models import ArmyList, ListEntry
 from .selectors import (
@@ -56,6 +62,23 @@ def pool_cards(pool: TacticsPool) -> dict[str, TacticsCard]:
     return {card.id: card for card in pool.cards}
 
 
+def warband_pool(army_list: ArmyList) -> TacticsPool:
+    """The shipped cards plus the players' sets the warband draws from (their cards, and
+    their costs for shipped cards of unknown cost)."""
+    if army_list.pk is None or army_list.game != "tactics":
+        return tactics_pool()
+    return tactics_pool_with_sets(list(army_list.card_sets.all()))
+
+
+def _today(entry: ListEntry, by_id: dict[str, TacticsCard]) -> TacticsCard | None:
+    """The pool's card of an entry; a card of a set the warband no longer draws from (or
+    may no longer see) is still judged from the version the entry pinned."""
+    card = by_id.get(entry.card.external_id)
+    if card is None and entry.card.card_set_id is not None and entry.card_version_id:
+        return tactics_card(entry.card)
+    return card
+
+
 # --- the draft ---------------------------------------------------------------------------------
 
 
@@ -73,17 +96,13 @@ def build_warband_draft(
 ) -> WarbandBuild:
     """The draft of a saved warband, its cards at their pinned versions (`current_cards`: at
     today's; see `selectors.pinned`)."""
-    pool = pool or tactics_pool()
+    pool = pool or warband_pool(army_list)
     by_id = pool_cards(pool)
     entries = saved_entries(army_list)
     cards = {
         e.pk: card
         for e in entries
-        if (
-            card := pinned(
-                e, by_id.get(e.card.external_id), tactics_card_at, current_cards=current_cards
-            )
-        )
+        if (card := pinned(e, _today(e, by_id), tactics_card_at, current_cards=current_cards))
         is not None
     }
     missing = tuple(missing_card(e, game=army_list.game) for e in entries if e.pk not in cards)
@@ -153,7 +172,7 @@ def collection_cards() -> QuerySet[Card]:
 
 def warband_context(army_list: ArmyList, pool: TacticsPool | None = None) -> WarbandContext:
     """The owner's collection when they keep one, else the faction's cards and neutrals."""
-    pool = pool or tactics_pool()
+    pool = pool or warband_pool(army_list)
     collection = (
         Collection.objects.filter(owner_id=army_list.owner_id).first()
         if army_list.owner_id is not None
@@ -184,7 +203,7 @@ def warband_report(
 ) -> CheckResult:
     """Legality recomputed now with the pinned card versions (`current_cards`: with today's),
     as `checking.check_tactics_text` finds it."""
-    pool = pool or tactics_pool()
+    pool = pool or warband_pool(army_list)
     built = build_warband_draft(army_list, pool, current_cards=current_cards)
     return _checked(army_list, built, pool=pool, lang=lang)
 
@@ -201,7 +220,7 @@ def _checked(army_list: ArmyList, built: WarbandBuild, *, pool: TacticsPool, lan
 
 def warband_text(army_list: ArmyList, *, lang: str = "en", pool: TacticsPool | None = None) -> str:
     """The canonical warband text (contracts §2)."""
-    pool = pool or tactics_pool()
+    pool = pool or warband_pool(army_list)
     draft = warband_draft(army_list, pool)
     return write_warband_text(
         draft,
@@ -219,6 +238,7 @@ class ItemRow:
     entry: ListEntry
     ref: str
     flagged: bool
+    card: TacticsCard | None = None  # the pool's card (None: not in the pool)
 
 
 @dataclass
@@ -263,7 +283,7 @@ class WarbandState(CheckedState):
 def warband_state(
     army_list: ArmyList, *, lang: str = "en", pool: TacticsPool | None = None
 ) -> WarbandState:
-    pool = pool or tactics_pool()
+    pool = pool or warband_pool(army_list)
     built = build_warband_draft(army_list, pool)
     result = _checked(army_list, built, pool=pool, lang=lang)
     flagged = result.flagged_refs
@@ -281,9 +301,9 @@ def warband_state(
                 switch_to=counterpart(card, pool.cards),
             )
         elif entry.parent_id in figures:
-            figures[entry.parent_id].equipment.append(ItemRow(entry, ref, ref in flagged))
+            figures[entry.parent_id].equipment.append(ItemRow(entry, ref, ref in flagged, card))
         else:
-            loose.append(ItemRow(entry, ref, ref in flagged))
+            loose.append(ItemRow(entry, ref, ref in flagged, card))
     spent = built.draft.spent()
     budget = built.draft.budget
     gauges = [
@@ -306,11 +326,26 @@ def warband_state(
 
 def pickable_tactics_cards(army_list: ArmyList) -> QuerySet[Card]:
     """What the Tactics picker searches: figures of the warband's faction and Neutral, and
-    equipment (which belongs to no faction)."""
-    return Card.objects.select_related("faction").filter(
-        Q(kind__in=FIGURE_KINDS, faction__slug__in={army_list.faction.slug, "neutral"})
-        | Q(kind=CardKind.EQUIPMENT),
-        game=Game.TACTICS,
+    equipment (which belongs to no faction), shipped or from the sets it draws from; each
+    with the override cost one of those sets gives it (`override_gold`…, `override_set`)."""
+    set_ids = list(army_list.card_sets.values_list("pk", flat=True))
+    overrides = CostOverride.objects.filter(card=OuterRef("pk"), card_set_id__in=set_ids).order_by(
+        "card_set__name", "pk"
+    )
+    return (
+        Card.objects.select_related("faction", "card_set")
+        .filter(
+            Q(kind__in=FIGURE_KINDS, faction__slug__in={army_list.faction.slug, "neutral"})
+            | Q(kind=CardKind.EQUIPMENT),
+            Q(card_set__isnull=True) | Q(card_set_id__in=set_ids),
+            game=Game.TACTICS,
+        )
+        .annotate(
+            override_set=Subquery(overrides.values("card_set__name")[:1]),
+            override_gold=Subquery(overrides.values("gold")[:1]),
+            override_silver=Subquery(overrides.values("silver")[:1]),
+            override_copper=Subquery(overrides.values("copper")[:1]),
+        )
     )
 
 
@@ -324,7 +359,7 @@ def holder_options(
 ) -> list[PlacementOption]:
     """For each figure: may it carry `item_card`, and if not, why not. Found by running the
     validator with the item given to that figure (see lists.tactics_holders)."""
-    pool = pool or tactics_pool()
+    pool = pool or warband_pool(army_list)
     item = pool_cards(pool).get(item_card.external_id)
     if item is None or item.kind != "equipment":
         return []

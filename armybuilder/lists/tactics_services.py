@@ -10,6 +10,8 @@ entry are the shared list services (`services.set_visibility`, `claim_list`,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -20,7 +22,8 @@ from armybuilder.models import Collection
 from armybuilder.pool import TacticsPool, tactics_pool
 from armybuilder.tactics.draft import Coins
 from armybuilder.tactics.text import build_warband, parse_warband_text
-from cards.models import Card, CardKind, Faction, Game, Scenario
+from cards.card_sets.selectors import cost_override_for, usable_sets
+from cards.models import Card, CardKind, CardSet, Faction, Game, Scenario
 
 from .import_findings import unknown_tactics_card
 from .models import ArmyList, EntryRole, ListEntry, ListGame
@@ -58,6 +61,7 @@ __all__ = [
     "import_warband_text",
     "move_equipment",
     "remove_entry",
+    "set_card_sets",
     "set_collection",
     "switch_version",
     "update_warband",
@@ -96,12 +100,15 @@ def parse_budget(budget: Coins | str | None) -> Coins:
 
 
 def _budget(
-    scenario: Scenario | None, budget: Coins | str | None
+    scenario: Scenario | None, budget: Coins | str | None, side: str = "a"
 ) -> tuple[Scenario | None, Coins | None]:
     if scenario is not None:
         if scenario.game != Game.TACTICS:
             raise ValidationError(_("Choose a Tactics scenario or game size."), "scenario")
-        return scenario, Coins(**scenario.budget) if scenario.budget else None
+        if side not in ("a", "b"):
+            raise ValidationError(_("A scenario side is a or b."), "side")
+        chosen = scenario.budget_for(side)
+        return scenario, Coins(**chosen) if chosen else None
     if budget is None:
         raise ValidationError(_("Choose a scenario or a game size."), "budget")
     return None, parse_budget(budget)
@@ -114,9 +121,22 @@ def _set_budget(army_list: ArmyList, scenario: Scenario | None, coins: Coins | N
     army_list.copper = coins.copper if coins else None
 
 
-def _check_card(card: Card | None, kinds: tuple[str, ...], role: str) -> Card:
+def _check_card(
+    card: Card | None, kinds: tuple[str, ...], role: str, army_list: ArmyList | None = None
+) -> Card:
     check_kind(card, game=Game.TACTICS, kinds=kinds, role=role)
-    if not card.has_known_cost:
+    if card.card_set_id is not None and (
+        army_list is None or not army_list.card_sets.filter(pk=card.card_set_id).exists()
+    ):
+        raise ValidationError(
+            _("%(card)s belongs to a card set this warband does not draw from.")
+            % {"card": card.full_name()},
+            "card_set",
+        )
+    overridden = army_list is not None and cost_override_for(
+        card, [s.pk for s in army_list.card_sets.all()]
+    )
+    if not card.has_known_cost and not overridden:
         raise ValidationError(
             _("%(card)s has no known cost yet and cannot be recruited.")
             % {"card": card.full_name()},
@@ -143,15 +163,36 @@ def create_warband(
     budget: Coins | str | None = None,
     name: str = "",
     owner: AbstractBaseUser | None = None,
+    side: str = "a",
+    card_sets: Sequence[CardSet] = (),
 ) -> ArmyList:
-    """A new warband: a scenario (its budget, possibly unknown) or a size / G-S-C budget."""
+    """A new warband: a scenario (its budget, possibly unknown; `side`: which side of an
+    asymmetric one) or a size / G-S-C budget. `card_sets`: the players' sets it draws from
+    besides the shipped cards (sets the owner may see)."""
     _check_faction(faction)
-    chosen, coins = _budget(scenario, budget)
+    chosen, coins = _budget(scenario, budget, side)
     army_list = ArmyList(
         owner=owner_or_none(owner), game=ListGame.TACTICS, faction=faction, name=check_name(name)
     )
     _set_budget(army_list, chosen, coins)
+    army_list.scenario_side = side if chosen is not None else "a"
     army_list.save()
+    set_card_sets(army_list=army_list, card_sets=card_sets)
+    return army_list
+
+
+def set_card_sets(*, army_list: ArmyList, card_sets: Sequence[CardSet]) -> ArmyList:
+    """Choose the players' sets a warband draws from. Cards already taken stay (pinned)."""
+    _check_tactics(army_list)
+    allowed = set(
+        usable_sets(army_list.owner)
+        .filter(pk__in=[s.pk for s in card_sets])
+        .values_list("pk", flat=True)
+    )
+    if any(s.pk not in allowed for s in card_sets):
+        raise ValidationError(_("Choose card sets you may see."), "card_sets")
+    army_list.card_sets.set(list(card_sets))
+    touch(army_list)
     return army_list
 
 
@@ -163,6 +204,8 @@ def update_warband(
     scenario: Scenario | None = None,
     budget: Coins | str | None = None,
     name: str | None = None,
+    side: str = "a",
+    card_sets: Sequence[CardSet] | None = None,
 ) -> ArmyList:
     """Change only the settings given; a scenario or a budget replaces the current one."""
     _check_tactics(army_list)
@@ -170,10 +213,13 @@ def update_warband(
         _check_faction(faction)
         army_list.faction = faction
     if scenario is not None or budget is not None:
-        _set_budget(army_list, *_budget(scenario, budget))
+        _set_budget(army_list, *_budget(scenario, budget, side))
+        army_list.scenario_side = side if scenario is not None else "a"
     if name is not None:
         army_list.name = check_name(name)
     army_list.save()
+    if card_sets is not None:
+        set_card_sets(army_list=army_list, card_sets=card_sets)
     return army_list
 
 
@@ -184,7 +230,7 @@ def update_warband(
 def add_figure(*, army_list: ArmyList, card: Card, copies: int = 1) -> list[ListEntry]:
     """Recruit a figure; soldiers may come in several copies (one entry each)."""
     _check_tactics(army_list)
-    _check_card(card, FIGURE_KINDS, EntryRole.FIGURE)
+    _check_card(card, FIGURE_KINDS, EntryRole.FIGURE, army_list)
     if not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
         raise ValidationError(
             _("Recruit from 1 to %(max)d copies at a time.") % {"max": MAX_COPIES}, "copies"
@@ -199,7 +245,7 @@ def add_figure(*, army_list: ArmyList, card: Card, copies: int = 1) -> list[List
 def assign_equipment(*, army_list: ArmyList, card: Card, holder: ListEntry | None) -> ListEntry:
     """Buy an equipment item for a figure of the warband (legal or not: the report says)."""
     _check_tactics(army_list)
-    _check_card(card, (CardKind.EQUIPMENT,), EntryRole.EQUIPMENT)
+    _check_card(card, (CardKind.EQUIPMENT,), EntryRole.EQUIPMENT, army_list)
     _check_holder(army_list, holder)
     check_room(army_list)
     entry = add_entry(army_list, card, EntryRole.EQUIPMENT, parent=holder)
@@ -232,6 +278,7 @@ def other_version(card: Card) -> Card | None:
             kind__in=(CardKind.HERO, CardKind.CHAMPION),
             characters__key__in=keys,
             mounted=not card.mounted,
+            card_set_id=card.card_set_id,  # a set pairs its own cards
         )
         .exclude(pk=card.pk)
         .order_by("external_id")
@@ -253,7 +300,7 @@ def switch_version(*, army_list: ArmyList, entry: ListEntry) -> ListEntry:
             % {"card": entry.card.full_name()},
             "no_other_version",
         )
-    _check_card(other, FIGURE_KINDS, EntryRole.FIGURE)
+    _check_card(other, FIGURE_KINDS, EntryRole.FIGURE, army_list)
     entry.card, entry.card_version_id = other, other.current_version_id
     entry.save(update_fields=["card", "card_version"])
     for item in entry.children.select_related("card"):

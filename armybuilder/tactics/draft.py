@@ -62,6 +62,8 @@ class TacticsCard(CardLabel):
     carriers: tuple[str, ...] = FIGURE_KINDS  # equipment only
     unique: bool = False  # equipment only
     infantry_only: bool = False  # equipment only
+    cost_from: str = ""  # the player's card set whose cost override gave `cost`
+    example: bool = False  # from the demo's example set (made-up costs, not official)
 
     @property
     def is_neutral(self) -> bool:

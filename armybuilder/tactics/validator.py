@@ -397,10 +397,25 @@ class WarbandReport(Report):
     figures: int
 
 
+def tw02_not_empty(draft: WarbandDraft, context: WarbandContext) -> list[Finding]:
+    """An empty warband is not legal, it is empty: nothing to judge yet."""
+    if any(True for _entry in draft.entries()):
+        return []
+    return [
+        Finding(
+            code="LIST_EMPTY",
+            rule="TW-02",
+            message=_("the warband is empty: recruit figures to build it"),
+        )
+    ]
+
+
 def validate_warband(draft: WarbandDraft, context: WarbandContext | None = None) -> WarbandReport:
     context = context or WarbandContext()
     findings: list[Finding] = []
-    for _rule_id, rule in RULES:
+    # An empty warband says so first (LIST_EMPTY: its status is "empty"); the other rules
+    # still run, so their findings say what to do next (a budget, gold to spend).
+    for _rule_id, rule in (("TW-02", tw02_not_empty), *RULES):
         findings.extend(rule(draft, context))
     return WarbandReport(
         findings=tuple(findings),

@@ -829,11 +829,26 @@ def compute_totals(draft: ArmyDraft, context: ArmyContext) -> Totals:
     )
 
 
+def list_not_empty(draft: ArmyDraft, context: ArmyContext, totals: Totals) -> list[Finding]:
+    """An empty army is not legal, it is empty: nothing to judge yet."""
+    if draft.entries():
+        return []
+    return [
+        Finding(
+            code="LIST_EMPTY",
+            rule="AB-01",
+            message=_("the army is empty: add a commander and units to build it"),
+        )
+    ]
+
+
 def validate_army(draft: ArmyDraft, context: ArmyContext | None = None) -> ArmyReport:
     context = context or ArmyContext()
     totals = compute_totals(draft, context)
     findings: list[Finding] = []
-    for _rule_id, rule in RULES:
+    # An empty army says so first (LIST_EMPTY: its status is "empty"); the other rules
+    # still run, so their findings say what to do next (a commander).
+    for _rule_id, rule in (("AB-01-empty", list_not_empty), *RULES):
         findings.extend(rule(draft, context, totals))
     return ArmyReport(findings=tuple(findings), totals=totals)
 

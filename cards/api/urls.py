@@ -1,6 +1,6 @@
 from django.urls import URLPattern, path
 
-from . import views
+from . import card_sets, views
 
 
 def _slug_routes(singular: str, slug_views: views.SlugViews) -> list[URLPattern]:
@@ -28,4 +28,11 @@ urlpatterns: list[URLPattern] = [
     ),
     *_slug_routes("faction", views.FACTION_VIEWS),
     *_slug_routes("scenario", views.SCENARIO_VIEWS),
+    path("card-sets/", card_sets.CardSetsView.as_view(), name="card-set-list"),
+    path("card-sets/<slug:slug>/", card_sets.CardSetDetailView.as_view(), name="card-set-detail"),
+    path(
+        "card-sets/<slug:slug>/document/",
+        card_sets.CardSetDocumentView.as_view(),
+        name="card-set-document",
+    ),
 ]

@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 from common.i18n import CARD_LANGUAGES, current_language
 
 from .. import selectors
+from ..card_sets import selectors as set_selectors
 from ..models import Card, Game
 from ..query import QuerySyntaxError, search_cards
 from .serializers import (
@@ -74,8 +75,21 @@ def _search_cache_key(request) -> str:
     """The answer depends on the parameters, the card data and, for its next/previous
     links, the scheme and host it was asked on."""
     address = f"{selectors.card_data_version()} {request.scheme}://{request.get_host()}"
+    if request.user.is_authenticated:  # their own private sets' cards are in their answers
+        address += f" user:{request.user.pk}"
     digest = hashlib.sha256(f"{address}{request.get_full_path()}".encode()).hexdigest()
     return f"cards-api:search:{digest[:40]}"
+
+
+def _visible(request, card: Card | None) -> Card:
+    """The card, unless it belongs to a set the reader may not see (404 then)."""
+    token = request.query_params.get("token")
+    if card is None or (
+        card.card_set is not None
+        and not set_selectors.may_see(card.card_set, request.user, token=token)
+    ):
+        raise NotFound()
+    return card
 
 
 class InvalidGame(APIException):
@@ -147,7 +161,10 @@ class CardListView(generics.ListAPIView):
 
     def get_queryset(self):
         q = (self.request.query_params.get("q") or "").strip()
-        return search_cards(q, queryset=selectors.cards_for_listing())
+        return search_cards(
+            q,
+            queryset=set_selectors.visible_cards(selectors.cards_for_listing(), self.request.user),
+        )
 
     def list(self, request, *args, **kwargs):
         key = _search_cache_key(request)
@@ -198,10 +215,7 @@ class CardDetailView(generics.RetrieveAPIView):
         return selectors.card_detail_queryset()
 
     def get_object(self) -> Card:
-        card = selectors.card_by_pk(self.kwargs["pk"])
-        if card is None:
-            raise NotFound()
-        return card
+        return _visible(self.request, selectors.card_by_pk(self.kwargs["pk"]))
 
 
 @extend_schema_view(
@@ -215,9 +229,7 @@ class CardByExternalIdView(CardDetailView):
 
     def get_object(self) -> Card:
         card = selectors.card_by_external_id(self.kwargs["game"], self.kwargs["external_id"])
-        if card is None:
-            raise NotFound()
-        return card
+        return _visible(self.request, card)
 
 
 class SlugViews(NamedTuple):

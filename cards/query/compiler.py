@@ -197,6 +197,9 @@ _FIELDS: dict[str, Callable[[Field], Q]] = {
     "version": _version,
     "id": lambda node: Q(external_id=str(node.value).strip()),
     "requires": _requires,
+    # A player's card set by its slug (who may see it is the caller's filter: the
+    # card_sets selectors narrow every search to the sets the reader may see).
+    "set": lambda node: Q(card_set__slug__iexact=str(node.value).strip()),
 }
 
 

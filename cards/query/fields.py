@@ -148,6 +148,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("version", TEXT, ("ver",)),
     FieldSpec("id", TEXT, ("external_id", "ref")),
     FieldSpec("requires", TEXT, ("requirement", "requirements", "exige")),
+    FieldSpec("set", TEXT, ("cardset", "card_set", "jeu_de_cartes", "serie")),
     FieldSpec("sort", DIRECTIVE, ("order", "tri", "trier"), SORT_KEYS),
     FieldSpec("dir", DIRECTIVE, ("direction", "sens"), DIRECTIONS),
 )

@@ -40,23 +40,29 @@ def dash(value) -> str:
     return "–" if value in (None, "") else str(value)
 
 
+@register.simple_tag
+def coin_chips(gold: int | None, silver: int | None, copper: int | None) -> str:
+    """Gold, silver and copper chips ("?" for an unknown coin): `{% coin_chips g s c %}`."""
+    coins = (
+        ("gold", _("Gold"), gold),
+        ("silver", _("Silver"), silver),
+        ("copper", _("Copper"), copper),
+    )
+    return format_html_join(
+        "",
+        '<span class="coin coin-{}{}" title="{}">{}</span>',
+        (
+            (key, " coin-zero" if amount == 0 else "", label, "?" if amount is None else amount)
+            for key, label, amount in coins
+        ),
+    )
+
+
 @register.filter
 def cost(card) -> str:
     """The printed cost: TMG points ("Commander" at 0), Tactics gold/silver/copper chips."""
     if card.game == Game.TACTICS:
-        coins = (
-            ("gold", _("Gold"), card.gold),
-            ("silver", _("Silver"), card.silver),
-            ("copper", _("Copper"), card.copper),
-        )
-        return format_html_join(
-            "",
-            '<span class="coin coin-{}{}" title="{}">{}</span>',
-            (
-                (key, " coin-zero" if amount == 0 else "", label, "?" if amount is None else amount)
-                for key, label, amount in coins
-            ),
-        )
+        return coin_chips(card.gold, card.silver, card.copper)
     if card.points is None:
         return "–"
     if card.points == 0 and card.is_commander:

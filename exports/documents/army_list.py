@@ -44,6 +44,8 @@ class SheetRow:
     coins: dict | None = None  # Tactics: {"gold", "silver", "copper"}
     commander: bool = False
     flagged: bool = False  # named by an error finding
+    example: bool = False  # from the demo's example set (made-up costs, not official)
+    cost_from: str = ""  # the player's set whose cost override it takes
     attached: list[SheetRow] = field(default_factory=list)
 
 
@@ -104,6 +106,8 @@ def _sheet_rows(report: dict) -> tuple[list[SheetRow], list[SheetRow]]:
             coins=entry.get("cost"),
             commander=bool(entry.get("commander")),
             flagged=entry["ref"] in flagged,
+            example=bool(entry.get("example")),
+            cost_from=entry.get("cost_from") or "",
         )
 
     entries = report.get("entries", [])
@@ -204,6 +208,8 @@ def sheet_context(report: dict, language: str) -> dict:
     context = {
         "game": game,
         "legal": report.get("legal", False),
+        "status": report.get("status", ""),
+        "has_example": any(e.get("example") for e in report.get("entries", [])),
         "errors": [f for f in findings if f.get("severity") == "error"],
         "warnings": [f for f in findings if f.get("severity") != "error"],
         "faction_name": faction_name,

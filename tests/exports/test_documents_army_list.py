@@ -14,8 +14,8 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from armybuilder.lists.services import import_list_text
-from armybuilder.lists.tactics_services import import_warband_text
-from cards.models import Ability, Card, CardVersion, Character, Faction, Scenario
+from armybuilder.lists.tactics_services import add_figure, create_warband, import_warband_text
+from cards.models import Ability, Card, CardSet, CardVersion, Character, Faction, Scenario
 from exports.documents import DocumentError, render_pdf
 from rules.models import Rulebook
 from rules.services import import_rulebook
@@ -41,7 +41,7 @@ def demo_data(django_db_setup, django_db_blocker):
     yield
     with django_db_blocker.unblock():
         Rulebook.objects.all().delete()
-        for model in (CardVersion, Card, Ability, Character, Scenario, Faction):
+        for model in (CardSet, CardVersion, Card, Ability, Character, Scenario, Faction):
             model.objects.all().delete()
 
 
@@ -125,6 +125,20 @@ def test_warband_pdf_shows_the_coins_of_each_figure_and_the_budget(demo_data):
     assert "Robert Baratheon - Mounted Rebel King 3 1 0" in text
     assert "Valyrian Steel 0 0 2" in text
     assert "Spent 3 1 2" in text and "Budget 3 6 18" in text
+
+
+def test_warband_pdf_of_example_cards_says_they_are_made_up(demo_data):
+    example = CardSet.objects.get(is_example=True)
+    warband = create_warband(
+        faction=Faction.objects.get(game="tactics", slug="targaryen"),
+        budget="small",
+        card_sets=[example],
+    )
+    card = Card.objects.get(card_set=example, name_en="Example Ember Lord")
+    add_figure(army_list=warband, card=card)
+    text = render_list({"list_id": warband.pk})
+    assert "Example set — made-up costs for trying the builder, not official." in text
+    assert "Example Ember Lord (example)" in text
 
 
 def test_pasted_warband_pdf_matches_the_saved_one(demo_data):

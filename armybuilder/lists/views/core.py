@@ -134,9 +134,11 @@ def chooser_context(
     }
 
 
-def settings_form_for(game: GameAdapter, army_list: ArmyList, data=None) -> GameSettingsForm:
+def settings_form_for(
+    game: GameAdapter, army_list: ArmyList, data=None, *, user=None
+) -> GameSettingsForm:
     form_class = game.settings_form
-    return form_class(data, initial=form_class.initial_for(army_list), prefix="settings")
+    return form_class(data, initial=form_class.initial_for(army_list), prefix="settings", user=user)
 
 
 def share_context(request: HttpRequest, army_list: ArmyList) -> dict:
@@ -166,7 +168,7 @@ def builder_context(
         "game": game,
         "army_list": army_list,
         "state": game.state(army_list, lang=current_language()),
-        "settings_form": settings_form or settings_form_for(game, army_list),
+        "settings_form": settings_form or settings_form_for(game, army_list, user=request.user),
         "chooser": chooser,
         "error": error,
         "picker": picker_context(game, army_list, q),

@@ -93,7 +93,7 @@ def update_settings(request: HttpRequest, list_id: int, game: str) -> HttpRespon
     """The settings of a list of `game` (each game posts to its own URL)."""
     army_list = editable(request, list_id, game=game)
     adapter = for_game(game)
-    form = settings_form_for(adapter, army_list, request.POST)
+    form = settings_form_for(adapter, army_list, request.POST, user=request.user)
     if not form.is_valid():
         return builder_response(
             request,
@@ -165,7 +165,9 @@ def new_list(request: HttpRequest) -> HttpResponse:
     game = for_game(request.POST.get("game") or request.GET.get("game"))
     posted = request.method == "POST"
     form_class = game.settings_form
-    form = form_class(request.POST if posted else None, initial=form_class.initial_new())
+    form = form_class(
+        request.POST if posted else None, initial=form_class.initial_new(), user=request.user
+    )
     if posted and form.is_valid():
         try:
             army_list = game.create(**form.settings(), owner=owner(request))

@@ -1,5 +1,6 @@
 """Load everything the demo needs without ../shared: the shipped card data and scenarios,
-the rules quick references, and the rulebooks in CITADEL_RULEBOOK_DIR (if set)."""
+the example Tactics set (made-up costs, clearly labelled), the rules quick references, and
+the rulebooks in CITADEL_RULEBOOK_DIR (if set)."""
 
 from pathlib import Path
 
@@ -31,6 +32,7 @@ class Command(BaseCommand):
         call_command(
             "import_cards", "--source", "citadel-json", *files, "--no-progress", stdout=self.stdout
         )
+        call_command("load_example_set", stdout=self.stdout)
         self._load_rules()
         if settings.DEBUG and not no_admin:
             self._ensure_demo_admin()

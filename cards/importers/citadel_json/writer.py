@@ -23,7 +23,7 @@ def document_from_database(*, game: str, stats_only: bool, source: str) -> dict[
     """
     # Sorted in Python, not by the database: collations differ between SQLite and PostgreSQL.
     cards = sorted(
-        Card.objects.filter(game=game)
+        Card.objects.filter(game=game, card_set__isnull=True)  # players' sets: their own export
         .select_related("faction", "sigil", "commander_card", "replaces")
         .prefetch_related("characters", "card_abilities__ability"),
         key=lambda card: card.external_id,
@@ -50,7 +50,8 @@ def document_from_database(*, game: str, stats_only: bool, source: str) -> dict[
         "scenarios": [
             _scenario_out(s, stats_only)
             for s in sorted(
-                Scenario.objects.filter(game=game), key=lambda s: (s.sort_order, s.slug)
+                Scenario.objects.filter(game=game, card_set__isnull=True),
+                key=lambda s: (s.sort_order, s.slug),
             )
         ],
     }
