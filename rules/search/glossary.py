@@ -35,6 +35,7 @@ class Entry:
     games: tuple[str, ...]
     terms: dict[str, tuple[str, ...]]  # lang -> terms as written, preferred term first
     kind: str = TERM
+    light: bool = False  # an ordinary word that frames a question ("become", "can")
 
     def phrases(self, lang: str) -> tuple[Phrase, ...]:
         """The entry's terms in `lang`, normalised, without duplicates or empty ones."""
@@ -137,6 +138,7 @@ def _entries(raws: Iterable[dict], kind: str) -> list[Entry]:
             games=tuple(raw.get("games") or ([raw["game"]] if raw.get("game") else [])),
             terms={lang: tuple(raw.get(lang) or ()) for lang in LANGS},
             kind=kind,
+            light=bool(raw.get("light")),
         )
         for raw in raws
     ]

@@ -44,6 +44,7 @@ OTHER_READING = 0.55
 FOREIGN_WORD = 0.5
 FOREIGN_SCRIPT = 0.2
 WORD_WEIGHT = 0.8  # an ordinary word translated by the lexicon, against a game term (1.0)
+LIGHT_WORD_WEIGHT = 0.4  # one that only frames the question ("become", "can", "how does")
 
 # Words that ask rather than name: left out of queries (never of the index) in every
 # language, so "what happens when…" looks for what follows.
@@ -467,7 +468,7 @@ def _interpret(
                     tuple(alternatives),
                     label=label,
                     origin=TERM if term else WORD,
-                    weight=1.0 if term else WORD_WEIGHT,
+                    weight=1.0 if term else _word_weight(entries),
                     concept=concept,
                 ),
             )
@@ -524,3 +525,8 @@ def _with_variants(interpretation: Interpretation, vocabulary: Vocabulary) -> In
         units.append(replace(unit, alternatives=tuple(alternatives)) if len(alternatives) >
                      len(unit.alternatives) else unit)  # fmt: skip
     return tuple(units)
+
+
+def _word_weight(entries) -> float:
+    """What an ordinary word weighs: less when it only frames the question."""
+    return LIGHT_WORD_WEIGHT if all(entry.light for entry in entries) else WORD_WEIGHT

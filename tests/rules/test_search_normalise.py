@@ -324,7 +324,7 @@ def test_plan_query_drops_stop_words_of_the_other_language():
 # --- the lexicon and the reading of a query (rules.search.query) --------------------------
 
 from rules.search.glossary import GAME, TERM, WORD, load_terms  # noqa: E402
-from rules.search.query import reading_weights  # noqa: E402
+from rules.search.query import WORD_WEIGHT, reading_weights  # noqa: E402
 
 
 def _units(plan, lang, reading):
@@ -412,3 +412,25 @@ def test_plan_leaves_out_the_words_that_only_ask_for_a_number(query):
 def test_glossary_finds_an_acronym_in_the_plural(query, key):
     matches = load_terms().find(tokens(query, "en"), "en")
     assert [entry.key for entry in matches[0].entries] == [key]
+
+
+def test_plan_query_weighs_a_word_that_only_frames_the_question_less():
+    plan = plan_query("who becomes first player", ["fr"], load_terms(), _vocabularies())
+    weights = {u.label: u.weight for u in _units(plan, "fr", "en")}
+    assert weights["becomes"] < weights["first player"]
+    assert weights["becomes"] < WORD_WEIGHT
+
+
+def test_plan_query_weighs_an_ordinary_word_that_names_a_thing_fully():
+    plan = plan_query("nearest hill", ["fr"], load_terms(), _vocabularies())
+    assert {u.weight for u in _units(plan, "fr", "en")} == {WORD_WEIGHT}
+
+
+@pytest.mark.parametrize(
+    ("query", "french"),
+    [("nearest", "la plus proche"), ("mandatory", "obligatoire"), ("around", "autour")],
+)
+def test_plan_query_translates_positions_and_obligations_into_french(query, french):
+    vocabularies = _vocabularies(fr=french)
+    plan = plan_query(query, ["fr"], load_terms(), vocabularies)
+    assert plan.langs["fr"].coverage(set(normalise(french, "fr").split())) == 1.0

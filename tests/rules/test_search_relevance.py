@@ -238,11 +238,11 @@ def test_search_relevance_real_rulebooks_rank_expected_section_first(real_books,
 # --- the relevance set of questions as players ask them (tests/rules/relevance) -----------
 
 RELEVANCE_SET = Path(__file__).resolve().parent / "relevance" / "queries.jsonl"
-# The goal is 90 % first and 98 % in the top three (issue 15); the search reaches 77 % and
-# 93 % (held-out questions: 69 % and 86 %), the same on SQLite and PostgreSQL. The floors
+# The goal is 90 % first and 98 % in the top three (issue 15); the search reaches 78 % and
+# 93 % (held-out questions: 69 % and 85 %), the same on SQLite and PostgreSQL. The floors
 # guard what is reached, a query or two below it, so a change that loses ground fails;
 # raise them as the search improves.
-TOP1_FLOOR, TOP3_FLOOR = 0.76, 0.92
+TOP1_FLOOR, TOP3_FLOOR = 0.77, 0.92
 HELD_OUT_TOP1_FLOOR, HELD_OUT_TOP3_FLOOR = 0.66, 0.83
 
 
