@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connection
 
-from exports import dispatch
+from armybuilder import broker as probes
 
 OK, DOWN, SKIPPED = "ok", "down", "skipped"
 
@@ -49,9 +49,9 @@ def cache_service() -> Check:
 
 
 def broker() -> Check:
-    if dispatch.runs_in_process():
+    if probes.runs_in_process():
         return Check("broker", SKIPPED, "none configured: exports run in the web process")
-    if not dispatch.broker_reachable():
+    if not probes.broker_reachable():
         return Check("broker", DOWN, "cannot connect")
     return Check("broker", OK, settings.CELERY_BROKER_URL.split(":", 1)[0])
 
@@ -61,7 +61,7 @@ def worker(broker_check: Check) -> Check:
         return Check("worker", SKIPPED, "no worker needed")
     if broker_check.status == DOWN:
         return Check("worker", DOWN, "the broker is down")
-    if not dispatch.workers_answering():
+    if not probes.workers_answering():
         return Check("worker", DOWN, "no worker answered")
     return Check("worker", OK, "answering")
 

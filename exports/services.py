@@ -33,6 +33,7 @@ from django.utils.text import get_valid_filename
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
+from armybuilder import broker as probes
 from armybuilder.checking import CheckError, detect_game
 from armybuilder.lists.selectors import get_list_for_viewer
 from events.models import EventList
@@ -201,7 +202,7 @@ def start_export(
     """Check the request (see export_params), then create the job and queue it. Raises
     ExportQueueUnavailable, storing nothing, when the broker cannot be reached."""
     params = export_params(kind=kind, viewer=viewer, **fields)
-    if not dispatch.runs_in_process() and not dispatch.broker_reachable():
+    if not probes.runs_in_process() and not probes.broker_reachable():
         raise ExportQueueUnavailable(
             _(
                 "Exports are paused for a moment: the export queue cannot be reached. "
@@ -232,7 +233,7 @@ def create_export(*, kind: str, params: dict, language: str, viewer: ExportViewe
 def dispatch_export(*, job_id: UUID) -> None:
     """Send the job's task. A broker that cannot be reached fails the job with a message
     instead of leaving it queued with no message to run it."""
-    if dispatch.runs_in_process():
+    if probes.runs_in_process():
         _run_in_process(job_id=job_id)
         return
     try:
