@@ -137,7 +137,12 @@ EXPLAIN_FIELDS = {
     "boosts": serializers.DictField(
         child=serializers.FloatField(),
         help_text="Points added or taken off: defines, game, game_named, heading_focus, "
-        "language, kind_penalty, fragments, number.",
+        "passage, language, kind_penalty, fragments, number.",
+    ),
+    "passage_line": serializers.IntegerField(
+        allow_null=True,
+        help_text="The body line where the best passage (the lines holding most of the "
+        "query together) starts; null when passages were not scored for this section.",
     ),
     "asks_number": serializers.BooleanField(
         help_text="The query asks for a number or a limit ('how many', 'combien'): a "

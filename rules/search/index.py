@@ -112,6 +112,7 @@ class _Vectors:
     idf: dict[tuple, float] = field(default_factory=dict)
     games: dict[tuple, dict[str, float]] = field(default_factory=dict)
     best_passage: dict[int, int] = field(default_factory=dict)  # section -> its best line
+    passage: dict[int, float] = field(default_factory=dict)  # section -> that passage's share
 
 
 class SearchIndex:
@@ -479,8 +480,11 @@ class SearchIndex:
                 share += credit * unpacked
             value = np.where(inside, reading * share.max(axis=1) / weight_sum, 0.0)
             better = value > best
-            for at, line in zip(candidates[better], share.argmax(axis=1)[better], strict=True):
+            lines = share.argmax(axis=1)
+            for at, line, found in zip(candidates[better], lines[better], value[better],
+                                       strict=True):  # fmt: skip
                 cache.best_passage[int(at)] = int(line)
+                cache.passage[int(at)] = float(found)
             np.maximum(best, value, out=best)
         score[candidates] += W_PASSAGE * best
         if asks_number:
@@ -570,6 +574,11 @@ class SearchIndex:
         "squares" at Tactics), as likelihoods summing to `reach` (the reading's weight times
         the best coverage it finds: a reading that answers little votes little)."""
         sizes = self.game_sizes[lang]
+        if len(sizes) < 2:
+            # A language whose books are all of one game (Persian: only the board game)
+            # says nothing about the game: its reading would vote for that game whatever
+            # the words, and every English or French query is also read in it.
+            return
         log_likelihood = dict.fromkeys(sizes, 0.0)
         for unit, weight, match, *_rest in unit_weights:
             held = cache.games.get((unit.alternatives, lang))
@@ -640,10 +649,12 @@ class SearchIndex:
         *,
         game_boost: bool = True,
         best_passage: Mapping[int, int] | None = None,
+        passages: Mapping[int, float] | None = None,
     ) -> dict:
         """Why one section scored what it did: the reading that counted, each unit with what
-        it matched and where, and the bonuses and penalty. `best_passage`: the lines the
-        ranking found best (the vectors `rank` returned), for the number boost."""
+        it matched and where, and the bonuses and penalty. `best_passage` and `passages`:
+        the line each section's best passage starts at and its share of the query, as the
+        ranking found them (the vectors `rank` returned), for the passage and number boosts."""
         cache = _Vectors()
         cache.best_passage.update(best_passage or {})
         lang = self.langs[position]
@@ -701,6 +712,7 @@ class SearchIndex:
                 "game": round(W_GAME * likelihood.get(game, 0.0), 3),
                 "game_named": W_NAMED_GAME if game_boost and game in plan.games else 0.0,
                 "heading_focus": round(float(W_FOCUS * self._focus(plan, cache)[position]), 3),
+                "passage": round(W_PASSAGE * (passages or {}).get(position, 0.0), 3),
                 "language": round(float(W_LANGUAGE * self._reader_language(plan)[position]), 3),
                 "kind_penalty": -float(self.kind_penalty[position]),
                 "fragments": -round(float(W_FRAGMENTS * (1.0 - self.prose[position])), 3),
@@ -710,6 +722,7 @@ class SearchIndex:
                 and self._states_number(np.array([position]), cache)[0]
                 else 0.0,
             },
+            "passage_line": cache.best_passage.get(position),
             "asks_number": plan.asks_number,
             "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},
             "games_named": sorted(plan.games),

@@ -131,7 +131,11 @@ def search_sections(
                 ),
                 heading_html=highlight(section.heading, section_lang, tokens, candidates),
                 explanation=index.explain(
-                    plan, position, game_boost=game_boost, best_passage=vectors.best_passage
+                    plan,
+                    position,
+                    game_boost=game_boost,
+                    best_passage=vectors.best_passage,
+                    passages=vectors.passage,
                 )
                 if explain
                 else None,

@@ -47,8 +47,18 @@ def books():
             ("موجودی", "جدول موجودی اندازه ارتش ها را نشان می دهد.", "supply"),
         ],
     )
+    # The other game's book is more than one section: a one-section book would make any
+    # word it holds look typical of its game (the game likelihood is per section).
     other_game = make_book(
-        "tmg-fr", "fr", game="tmg", edition_key="", sections=[("Corbeau", "Autre jeu.", "raven")]
+        "tmg-fr",
+        "fr",
+        game="tmg",
+        edition_key="",
+        sections=[
+            ("Corbeau", "Autre jeu.", "raven"),
+            ("Unités", "Une unité se déplace sur le champ de bataille.", ""),
+            ("Moral", "Une unité teste son moral après des pertes.", ""),
+        ],
     )
     return {"fr": fr, "fa": fa, "tmg": other_game}
 
@@ -187,6 +197,12 @@ def test_rules_search_explain_says_why_a_section_ranked(client, books):
     assert set(explained["boosts"]) >= {"defines", "game", "language", "kind_penalty"}
 
 
+def test_rules_search_explain_gives_the_best_passage(client, books):
+    result = client.get(SEARCH, {"q": "messenger raven", "explain": "1"}).json()["results"][0]
+    assert result["explain"]["boosts"]["passage"] > 0
+    assert result["explain"]["passage_line"] == 0
+
+
 def test_rules_search_without_explain_has_no_explain(client, books):
     result = client.get(SEARCH, {"q": "messenger raven"}).json()["results"][0]
     assert "explain" not in result
@@ -204,6 +220,7 @@ def test_rules_search_explain_is_in_the_openapi_schema(client):
     assert "explain" in {p["name"] for p in parameters}
     result = schema["components"]["schemas"]["RulesSearchResult"]["properties"]
     assert "explain" in result
+    assert "passage_line" in schema["components"]["schemas"]["RulesSearchExplain"]["properties"]
 
 
 def test_rules_search_explain_shows_the_number_boost(client):

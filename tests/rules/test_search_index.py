@@ -75,6 +75,29 @@ def test_game_vocabulary_prefers_the_game_its_words_belong_to():
     assert explained["game_likelihood"]["tmg"] > explained["game_likelihood"]["tactics"]
 
 
+def test_a_language_with_one_games_books_casts_no_game_vote():
+    french = [
+        row(1, "Combat", "Le combat oppose des unités.", game="agot"),
+        row(2, "Repli", "Une unité engagée au combat se replie.", book=2),
+    ]
+    persian = [row(3, "نبرد", "نبرد", lang="fa", game="agot", book=3)]
+    _headings, index, plan = ranked(french + persian, "unit out of combat")
+    with_persian = index.explain(plan, 0)["game_likelihood"]
+    _headings, index, plan = ranked(french, "unit out of combat")
+    assert with_persian == index.explain(plan, 0)["game_likelihood"]
+
+
+def test_a_book_language_of_one_game_alone_gives_no_game_boost():
+    rows = [
+        row(1, "نبرد", "نبرد", lang="fa", game="agot"),
+        row(2, "حمایت", "نبرد", lang="fa", game="agot"),
+    ]
+    _headings, index, plan = ranked(rows, "نبرد")
+    explained = index.explain(plan, 0)
+    assert explained["game_likelihood"] == {}
+    assert explained["boosts"]["game"] == 0.0
+
+
 def test_naming_the_game_puts_its_books_first():
     rows = [
         row(1, "Bonus de Charge", "Une charge donne un bonus à l'attaque."),
@@ -143,6 +166,27 @@ def test_explain_says_how_each_query_word_was_read_and_where_it_matched():
     assert units["panik test"]["where"] == "heading"
     assert units["wounds"]["read_as"] in {"term", "word"}
     assert units["wounds"]["where"] == "body"
+
+
+def test_explain_gives_the_passage_boost_and_where_the_passage_starts():
+    body = "\n".join(["Texte sans rapport."] * 3 + ["Les bateaux peuvent soutenir un combat."])
+    rows = [row(1, "Section", body)]
+    index = SearchIndex(rows, TERMS)
+    plan = plan_query("bateaux soutien", ["fr"], TERMS, index.vocabularies)
+    found, vectors = index.rank(plan)
+    explained = index.explain(
+        plan, found[0].position, best_passage=vectors.best_passage, passages=vectors.passage
+    )
+    assert explained["boosts"]["passage"] == pytest.approx(4.0)
+    assert explained["passage_line"] in {2, 3}  # the passage is a line and the next one
+
+
+def test_explain_without_the_ranked_passages_gives_no_passage_boost():
+    rows = [row(1, "Section", "Les bateaux peuvent soutenir un combat.")]
+    _headings, index, plan = ranked(rows, "bateaux soutien")
+    explained = index.explain(plan, 0)
+    assert explained["boosts"]["passage"] == 0.0
+    assert explained["passage_line"] is None
 
 
 @pytest.mark.parametrize(
