@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from armybuilder.listtext.resolve import name_key
 from armybuilder.models import Collection
-from armybuilder.pool import TacticsPool, tactics_pool
+from armybuilder.pool import TacticsPool, tactics_pool_with_sets
 from armybuilder.tactics.draft import Coins
 from armybuilder.tactics.text import build_warband, parse_warband_text
 from cards.card_sets.selectors import cost_override_for, usable_sets
@@ -330,12 +330,18 @@ def _role(kind: str) -> str:
 
 @transaction.atomic
 def import_warband_text(
-    *, text: str, owner: AbstractBaseUser | None = None, pool: TacticsPool | None = None
+    *,
+    text: str,
+    owner: AbstractBaseUser | None = None,
+    card_sets: Sequence[CardSet] = (),
+    pool: TacticsPool | None = None,
 ) -> ImportResult:
     """Read a pasted warband (contracts §2) with the checker's reader and store what it
-    resolved: figures, and equipment under the figure it is indented below."""
+    resolved: figures, and equipment under the figure it is indented below. `card_sets`:
+    the players' sets it is read against besides the shipped cards (sets `owner` may use);
+    the new warband draws from them, so their cards and cost overrides stay with it."""
     check_pasted_text(text)
-    pool = pool or tactics_pool()
+    pool = pool or tactics_pool_with_sets(list(card_sets))
     parsed = parse_warband_text(text)
     draft, findings = build_warband(
         parsed, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
@@ -358,6 +364,7 @@ def import_warband_text(
     )
     _set_budget(army_list, _scenario_named(draft.scenario), draft.budget)
     army_list.save()
+    set_card_sets(army_list=army_list, card_sets=card_sets)
     read = [
         ReadEntry(
             ref=resolved.ref,
