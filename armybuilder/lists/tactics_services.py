@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from armybuilder.listtext.resolve import name_key
@@ -314,11 +315,13 @@ def switch_version(*, army_list: ArmyList, entry: ListEntry) -> ListEntry:
 # --- import ------------------------------------------------------------------------------------
 
 
-def _scenario_named(label: str) -> Scenario | None:
+def _scenario_named(label: str, card_sets: Sequence[CardSet] = ()) -> Scenario | None:
+    """The shipped scenario, or one of `card_sets`' (never another set's), named `label`."""
     key = name_key(label or "")
     if not key:
         return None
-    for scenario in Scenario.objects.filter(game=Game.TACTICS):
+    readable = Q(card_set__isnull=True) | Q(card_set__in=[s.pk for s in card_sets])
+    for scenario in Scenario.objects.filter(readable, game=Game.TACTICS):
         if key in {name_key(n) for n in (scenario.slug, scenario.name_en, scenario.name_fr) if n}:
             return scenario
     return None
@@ -362,7 +365,7 @@ def import_warband_text(
         faction=faction,
         name=" ".join(draft.name.split())[:MAX_NAME],
     )
-    _set_budget(army_list, _scenario_named(draft.scenario), draft.budget)
+    _set_budget(army_list, _scenario_named(draft.scenario, card_sets), draft.budget)
     army_list.save()
     set_card_sets(army_list=army_list, card_sets=card_sets)
     read = [

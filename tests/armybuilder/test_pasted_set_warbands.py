@@ -6,6 +6,7 @@ from rest_framework.authtoken.models import Token
 
 from armybuilder.lists.models import ArmyList
 from cards.card_sets import services as set_services
+from cards.card_sets.services import ScenarioInput
 from tests.armybuilder.test_card_set_warbands import GUARD, KNIGHT, unpriced_lord
 
 WARBAND = """Game: Tactics
@@ -204,3 +205,30 @@ def test_imported_warband_draws_from_the_set_with_pinned_versions(client, alice,
     assert all(e.card_version_id for e in entries)
     page = client.get(response["Location"]).content.decode()
     assert "Storm Knight" in page
+
+
+def with_raid(card_set):
+    set_services.save_set_scenarios(
+        card_set=card_set, values=[ScenarioInput(name_en="Secret raid", budget=(0, 2, 2))]
+    )
+    return card_set
+
+
+RAID = LEGAL.replace("Budget: 0-2-2", "Scenario: Secret raid")
+
+
+def test_imported_warband_takes_the_budget_of_its_sets_scenario(client, alice, baratheon):
+    card_set = with_raid(storm(alice))
+    client.force_login(alice)
+    post_import(client, RAID, action="import", sets=[card_set])
+    warband = ArmyList.objects.get()
+    assert warband.scenario.card_set == card_set
+    assert (warband.gold, warband.silver, warband.copper) == (0, 2, 2)
+
+
+def test_imported_warband_never_takes_another_users_private_scenario(client, alice, bob, baratheon):
+    with_raid(storm(alice))
+    mine = storm(bob)
+    client.force_login(bob)
+    post_import(client, RAID, action="import", sets=[mine])
+    assert ArmyList.objects.get().scenario is None
