@@ -2,8 +2,15 @@
 
 from django.conf import settings
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
+from rest_framework.authentication import BasicAuthentication, TokenAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,6 +22,7 @@ from armybuilder.checking import (
     MAX_LIST_CHARS,
     CheckError,
     CheckOptions,
+    Pools,
     check_list_text,
     check_many,
 )
@@ -25,10 +33,13 @@ from armybuilder.serializers import (
     StrictCharField,
 )
 from armybuilder.tmg.rulesets import all_rulesets
+from cards.card_sets.selectors import UnusableSet, reading_sets, usable_sets_named
+from cards.models import CardSet
 from common.i18n import CARD_LANGUAGES, current_language
 
 MAX_BATCH: int = settings.CITADEL_MAX_BATCH_LISTS
 MAX_ENTRIES: int = settings.CITADEL_MAX_LIST_ENTRIES
+MAX_SETS = 20  # card sets one pasted warband is read against
 
 
 class CheckOptionsSerializer(serializers.Serializer):
@@ -47,8 +58,58 @@ class CheckOptionsSerializer(serializers.Serializer):
         return CheckOptions(game=data.get("game"), ruleset=data.get("ruleset") or None, lang=lang)
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "minLength": 1, "maxLength": 60},
+            {"type": "integer", "minimum": 1},
+        ]
+    }
+)
+class SetRefField(serializers.Field):
+    """A card set named by its slug (a string) or its id (an integer)."""
+
+    default_error_messages = {"invalid": gettext_lazy("Name a card set by its slug or its id.")}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int | str):
+            self.fail("invalid")
+        if isinstance(data, int):
+            if data < 1:
+                self.fail("invalid")
+            return str(data)
+        if not 1 <= len(data) <= 60:
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
 class CheckRequestSerializer(CheckOptionsSerializer):
     text = StrictCharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
+    sets = serializers.ListField(
+        child=SetRefField(),
+        required=False,
+        max_length=MAX_SETS,
+        help_text="Tactics: the card sets (slugs or ids) a warband is read against besides "
+        "the shipped cards: yours, published ones, the example set. Without it: the example "
+        "set, and your own sets when you send your credentials; `[]`: the shipped cards only. "
+        "A set you may not use is a 400 naming it.",
+    )
+
+    def validate_sets(self, refs: list[str]) -> list[CardSet]:
+        try:
+            return usable_sets_named(refs, self.context.get("user"))
+        except UnusableSet as exc:
+            raise serializers.ValidationError(
+                _("No card set “%(set)s” that you may use.") % {"set": exc.ref}
+            ) from exc
+
+    def card_sets(self) -> list[CardSet]:
+        if "sets" in self.validated_data:
+            return self.validated_data["sets"]
+        return list(reading_sets(self.context.get("user")))
 
 
 class BatchItemSerializer(serializers.Serializer):
@@ -79,15 +140,15 @@ class _CheckView(APIView):
     request_serializer: type[CheckOptionsSerializer]
     response_serializer: type[serializers.Serializer]
 
-    def check(self, data: dict, options: CheckOptions):
+    def check(self, serializer, options: CheckOptions):
         raise NotImplementedError
 
     def post(self, request):
-        serializer = self.request_serializer(data=request.data)
+        serializer = self.request_serializer(data=request.data, context={"user": request.user})
         if not serializer.is_valid():
             return invalid_request(serializer.errors)
         try:
-            checked = self.check(serializer.validated_data, serializer.options())
+            checked = self.check(serializer, serializer.options())
         except CheckError as exc:
             body = {"detail": str(exc), "code": "invalid"}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
@@ -125,16 +186,26 @@ BAD_CHECK = OpenApiResponse(
 @extend_schema_view(
     post=extend_schema(
         request=CheckRequestSerializer,
-        responses={200: CheckResultSerializer, 400: BAD_CHECK},
+        responses={
+            200: CheckResultSerializer,
+            400: BAD_CHECK,
+            401: OpenApiResponse(
+                ErrorSerializer, description="Credentials were sent and are wrong."
+            ),
+        },
         summary="Check one army list or warband given as text",
     )
 )
 class CheckListView(_CheckView):
     request_serializer = CheckRequestSerializer
     response_serializer = CheckResultSerializer
+    # Anyone may check; a user who sends credentials (a token, or basic) has their own card
+    # sets read too. No session: a browser's cookie would ask for a CSRF token.
+    authentication_classes = [BasicAuthentication, TokenAuthentication]
 
-    def check(self, data: dict, options: CheckOptions):
-        return check_list_text(data["text"], options)
+    def check(self, serializer, options: CheckOptions):
+        pools = Pools(card_sets=serializer.card_sets())
+        return check_list_text(serializer.validated_data["text"], options, pools=pools)
 
     def too_many_entries(self, checked) -> str:
         return _crowded(len(checked.entries))
@@ -151,7 +222,8 @@ class CheckBatchView(_CheckView):
     request_serializer = CheckBatchRequestSerializer
     response_serializer = BatchResultSerializer
 
-    def check(self, data: dict, options: CheckOptions):
+    def check(self, serializer, options: CheckOptions):
+        data = serializer.validated_data
         lists = [(item["id"], item["text"]) for item in data["lists"]]
         teams = [item.get("team") or None for item in data["lists"]]
         return check_many(lists, options, teams=teams)

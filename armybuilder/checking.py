@@ -21,7 +21,7 @@ from armybuilder.findings import Finding, Severity
 from armybuilder.listtext.reading import LineKind, reading_finding
 from armybuilder.listtext.resolve import name_key
 from armybuilder.listtext.tmg import parse_tmg_text
-from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tmg_pool
+from armybuilder.pool import TacticsPool, TmgPool, tactics_pool, tactics_pool_with_sets, tmg_pool
 from armybuilder.result import CheckResult
 from armybuilder.tactics import check as tactics_check
 from armybuilder.tactics.draft import Coins
@@ -30,6 +30,7 @@ from armybuilder.tmg import check as tmg_check
 from armybuilder.tmg.draft import ArmyDraft
 from armybuilder.tmg.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from armybuilder.tmg.validator import validate_team
+from cards.models import CardSet
 from common.i18n import _, card_language
 
 # Characters of one pasted list read (settings.CITADEL_MAX_LIST_CHARS, default 20,000).
@@ -164,14 +165,20 @@ def detect_game(text: str, requested: str | None = None) -> str:
 
 
 class Pools:
-    """Loads each game's pool on first use, once per request or batch."""
+    """Loads each game's pool on first use, once per request or batch. `card_sets`: the
+    players' Tactics sets a pasted warband is read against besides the shipped cards (their
+    cards and cost overrides, as for a warband drawing from them)."""
 
-    def __init__(self, **loaded: Any) -> None:
+    def __init__(self, *, card_sets: Sequence[CardSet] = (), **loaded: Any) -> None:
         self._loaded: dict[str, Any] = {game: pool for game, pool in loaded.items() if pool}
+        self._card_sets = list(card_sets)
 
     def get(self, game: str) -> Any:
         if game not in self._loaded:
-            self._loaded[game] = GAMES[game].load_pool()
+            if game == "tactics" and self._card_sets:
+                self._loaded[game] = tactics_pool_with_sets(self._card_sets)
+            else:
+                self._loaded[game] = GAMES[game].load_pool()
         return self._loaded[game]
 
 

@@ -7,6 +7,7 @@ import time
 
 from django.db.models import Count, Max, Prefetch, QuerySet
 
+from .card_sets.selectors import User, visible_scenarios
 from .faction_rules import army_rules_for_faction
 from .models import (
     FIGURE_KINDS,
@@ -184,10 +185,17 @@ def scenarios(*, game: str | None = None, slug: str | None = None) -> QuerySet[S
     return _narrowed(Scenario.objects.filter(card_set__isnull=True), game=game, slug=slug)
 
 
-def scenarios_grouped() -> dict[str, list[Scenario]]:
-    """Scenarios for the scenarios page: TMG game modes, Tactics sizes, Tactics scenarios."""
+def scenarios_grouped(user: User = None) -> dict[str, list[Scenario]]:
+    """Scenarios for the scenarios page: TMG game modes, Tactics sizes, Tactics scenarios,
+    and the scenarios of the players' sets `user` may list (published ones, their own)."""
     rows = list(Scenario.objects.filter(card_set__isnull=True))
+    from_sets = visible_scenarios(Scenario.objects.filter(card_set__isnull=False), user)
     return {
+        "set_scenarios": list(
+            from_sets.select_related("card_set").order_by(
+                "-card_set__is_example", "card_set__name", "sort_order", "name_en"
+            )
+        ),
         "tmg_modes": [s for s in rows if s.game == Game.TMG],
         "tactics_sizes": [
             s for s in rows if s.game == Game.TACTICS and s.kind == ScenarioKind.GAME_SIZE

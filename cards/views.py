@@ -210,4 +210,5 @@ def query_help(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def scenarios(request: HttpRequest) -> HttpResponse:
-    return render(request, "cards/scenarios.html", {"groups": selectors.scenarios_grouped()})
+    groups = selectors.scenarios_grouped(request.user)
+    return render(request, "cards/scenarios.html", {"groups": groups})

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from armybuilder.checking import MAX_LIST_CHARS
 from armybuilder.tactics.draft import Coins
 from armybuilder.tmg.rulesets import DEFAULT_RULESET, all_rulesets
-from cards.card_sets.selectors import usable_sets, visible_scenarios
+from cards.card_sets.selectors import reading_sets, usable_sets, visible_scenarios
 from cards.models import Faction, Game, Scenario
 from common.i18n import current_language, localized
 
@@ -189,11 +189,42 @@ class VisibilityForm(forms.Form):
 
 
 class ImportForm(forms.Form):
+    """A pasted list, and the card sets a Tactics warband is read against besides the
+    shipped cards (those a warband of the reader may draw from; by default the example set
+    and the reader's own sets). `sets_shown` tells "none ticked" from a post without the
+    field (a script's), which takes the default."""
+
     text = forms.CharField(
         label=_("List text or War Council share code"),
         max_length=MAX_LIST_CHARS,
         widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
     )
+    card_sets = forms.MultipleChoiceField(
+        label=_("Card sets a Tactics warband is read against (besides the shipped cards)"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    sets_shown = forms.BooleanField(required=False, initial=True, widget=forms.HiddenInput)
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.sets = {str(s.pk): s for s in usable_sets(user)}
+        self.fields["card_sets"].choices = [(pk, set_label(s)) for pk, s in self.sets.items()]
+        self.defaults = [str(pk) for pk in reading_sets(user).values_list("pk", flat=True)]
+        self.fields["card_sets"].initial = self.defaults
+
+    def clean(self):
+        data = super().clean()
+        chosen = data.get("card_sets") if data.get("sets_shown") else self.defaults
+        data["card_sets"] = [self.sets[pk] for pk in chosen or () if pk in self.sets]
+        return data
+
+
+def set_label(card_set) -> str:
+    if card_set.is_example:
+        return _("%(name)s (example, not official)") % {"name": card_set.name}
+    return card_set.name
 
 
 # --- Tactics ---------------------------------------------------------------------------------
@@ -259,15 +290,7 @@ class TacticsSettingsForm(GameSettingsForm):
         super().__init__(*args, **kwargs)
         self.fields["size"].choices = tactics_size_choices(self.user)
         self.sets = {str(s.pk): s for s in usable_sets(self.user)}
-        self.fields["card_sets"].choices = [
-            (
-                pk,
-                _("%(name)s (example, not official)") % {"name": s.name}
-                if s.is_example
-                else s.name,
-            )
-            for pk, s in self.sets.items()
-        ]
+        self.fields["card_sets"].choices = [(pk, set_label(s)) for pk, s in self.sets.items()]
 
     def clean(self):
         data = super().clean()

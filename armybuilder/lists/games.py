@@ -11,7 +11,7 @@ forms and the endpoints only one game has). Adding a game means adding its adapt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from armybuilder.listtext.warcouncil import looks_like_share_code
 from armybuilder.result import CheckResult
 from armybuilder.tmg.rulesets import get_ruleset
-from cards.models import Card, CardKind, Game
+from cards.models import Card, CardKind, CardSet, Game
 
 from . import selectors, services, tactics_selectors, tactics_services
 from .forms import GameSettingsForm, ListSettingsForm, TacticsSettingsForm
@@ -103,8 +103,10 @@ class GameAdapter:
 # --- the Tabletop Miniatures Game --------------------------------------------------------------
 
 
-def _import_list(*, text: str, owner: AbstractBaseUser | None = None) -> ImportResult:
-    """A pasted TMG list, or a War Council share code."""
+def _import_list(
+    *, text: str, owner: AbstractBaseUser | None = None, card_sets: Sequence[CardSet] = ()
+) -> ImportResult:
+    """A pasted TMG list, or a War Council share code (card sets are Tactics')."""
     if looks_like_share_code(text):
         return services.import_share_code(code=text, owner=owner)
     return services.import_list_text(text=text, owner=owner)

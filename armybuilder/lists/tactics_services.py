@@ -15,11 +15,12 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from armybuilder.listtext.resolve import name_key
 from armybuilder.models import Collection
-from armybuilder.pool import TacticsPool, tactics_pool
+from armybuilder.pool import TacticsPool, tactics_pool_with_sets
 from armybuilder.tactics.draft import Coins
 from armybuilder.tactics.text import build_warband, parse_warband_text
 from cards.card_sets.selectors import cost_override_for, usable_sets
@@ -314,11 +315,13 @@ def switch_version(*, army_list: ArmyList, entry: ListEntry) -> ListEntry:
 # --- import ------------------------------------------------------------------------------------
 
 
-def _scenario_named(label: str) -> Scenario | None:
+def _scenario_named(label: str, card_sets: Sequence[CardSet] = ()) -> Scenario | None:
+    """The shipped scenario, or one of `card_sets`' (never another set's), named `label`."""
     key = name_key(label or "")
     if not key:
         return None
-    for scenario in Scenario.objects.filter(game=Game.TACTICS):
+    readable = Q(card_set__isnull=True) | Q(card_set__in=[s.pk for s in card_sets])
+    for scenario in Scenario.objects.filter(readable, game=Game.TACTICS):
         if key in {name_key(n) for n in (scenario.slug, scenario.name_en, scenario.name_fr) if n}:
             return scenario
     return None
@@ -330,12 +333,18 @@ def _role(kind: str) -> str:
 
 @transaction.atomic
 def import_warband_text(
-    *, text: str, owner: AbstractBaseUser | None = None, pool: TacticsPool | None = None
+    *,
+    text: str,
+    owner: AbstractBaseUser | None = None,
+    card_sets: Sequence[CardSet] = (),
+    pool: TacticsPool | None = None,
 ) -> ImportResult:
     """Read a pasted warband (contracts §2) with the checker's reader and store what it
-    resolved: figures, and equipment under the figure it is indented below."""
+    resolved: figures, and equipment under the figure it is indented below. `card_sets`:
+    the players' sets it is read against besides the shipped cards (sets `owner` may use);
+    the new warband draws from them, so their cards and cost overrides stay with it."""
     check_pasted_text(text)
-    pool = pool or tactics_pool()
+    pool = pool or tactics_pool_with_sets(list(card_sets))
     parsed = parse_warband_text(text)
     draft, findings = build_warband(
         parsed, index=pool.index, scenarios=pool.scenarios, factions=pool.faction_aliases
@@ -356,8 +365,9 @@ def import_warband_text(
         faction=faction,
         name=" ".join(draft.name.split())[:MAX_NAME],
     )
-    _set_budget(army_list, _scenario_named(draft.scenario), draft.budget)
+    _set_budget(army_list, _scenario_named(draft.scenario, card_sets), draft.budget)
     army_list.save()
+    set_card_sets(army_list=army_list, card_sets=card_sets)
     read = [
         ReadEntry(
             ref=resolved.ref,

@@ -230,20 +230,24 @@ class OverrideForm(forms.Form):
         ]
 
 
+def _long_text(label, *, max_length: int, rows: int) -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=max_length,
+        widget=forms.Textarea(attrs={"rows": rows}),
+    )
+
+
 class ScenarioForm(forms.Form):
+    """A scenario of a set, in English and (optionally) French, as cards are."""
+
     name_en = forms.CharField(label=_("Name"), max_length=120)
-    summary_en = forms.CharField(
-        label=_("Summary"),
-        required=False,
-        max_length=2000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-    )
-    special_rules_en = forms.CharField(
-        label=_("Special rules"),
-        required=False,
-        max_length=5000,
-        widget=forms.Textarea(attrs={"rows": 4}),
-    )
+    name_fr = forms.CharField(label=_("Name (French)"), max_length=120, required=False)
+    summary_en = _long_text(_("Summary"), max_length=2000, rows=3)
+    summary_fr = _long_text(_("Summary (French)"), max_length=2000, rows=3)
+    special_rules_en = _long_text(_("Special rules"), max_length=5000, rows=4)
+    special_rules_fr = _long_text(_("Special rules (French)"), max_length=5000, rows=4)
     gold = forms.IntegerField(label=_("Gold"), widget=SMALL, min_value=0, max_value=99)
     silver = forms.IntegerField(label=_("Silver"), widget=SMALL, min_value=0, max_value=99)
     copper = forms.IntegerField(label=_("Copper"), widget=SMALL, min_value=0, max_value=99)
@@ -258,8 +262,11 @@ class ScenarioForm(forms.Form):
         second = [data.get(f"side_b_{c}") for c in ("gold", "silver", "copper")]
         return ScenarioInput(
             name_en=data["name_en"],
+            name_fr=data["name_fr"],
             summary_en=data["summary_en"],
+            summary_fr=data["summary_fr"],
             special_rules_en=data["special_rules_en"],
+            special_rules_fr=data["special_rules_fr"],
             budget=(data["gold"], data["silver"], data["copper"]),
             budget_b=tuple(c or 0 for c in second) if any(c is not None for c in second) else None,
             side_a=data["side_a"],

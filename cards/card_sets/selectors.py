@@ -10,6 +10,7 @@ link only. Anything else answers "no such set" (404), never "forbidden".
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
@@ -111,6 +112,40 @@ def usable_sets(user: User, *, game: str = "tactics") -> QuerySet[CardSet]:
     """The sets a warband may draw from: the reader's own, published ones, and the
     project's example set."""
     return listed_sets(user).filter(game=game).order_by("-is_example", "name", "pk")
+
+
+def reading_sets(user: User) -> QuerySet[CardSet]:
+    """The sets a pasted warband is read against when the reader chooses none: the example
+    set (ticked by default for a new warband in the builder) and the reader's own sets."""
+    owner = _user_id(user)
+    mine = Q(is_example=True) | Q(owner_id=owner) if owner else Q(is_example=True)
+    return usable_sets(user).filter(mine)
+
+
+class UnusableSet(LookupError):
+    """A set named by slug or id that does not exist or that the reader may not use."""
+
+    def __init__(self, ref: str) -> None:
+        super().__init__(ref)
+        self.ref = ref
+
+
+def usable_sets_named(refs: Sequence[str], user: User) -> list[CardSet]:
+    """The sets `refs` name (a slug, or an id written in digits), in their order and each
+    once, among those a warband of `user` may draw from; the first that names none raises
+    `UnusableSet` (a set the reader may not see is "unknown", as on its page)."""
+    ids = [int(ref) for ref in refs if ref.isascii() and ref.isdigit() and len(ref) < 19]
+    usable = list(usable_sets(user).filter(Q(slug__in=refs) | Q(pk__in=ids)))
+    by_slug = {s.slug: s for s in usable}
+    by_id = {str(s.pk): s for s in usable}
+    chosen: list[CardSet] = []
+    for ref in refs:
+        card_set = by_slug.get(ref) or by_id.get(ref)
+        if card_set is None:
+            raise UnusableSet(ref)
+        if card_set not in chosen:
+            chosen.append(card_set)
+    return chosen
 
 
 def cost_override_for(card: Card, set_ids: list[int]) -> CostOverride | None:

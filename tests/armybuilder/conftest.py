@@ -143,3 +143,9 @@ def snapshot_pool(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         for model in (CardVersion, Card, Ability, Character, Scenario, Faction):
             model.objects.all().delete()
+
+
+@pytest.fixture
+def baratheon(small_pool):
+    """The small pool's Tactics Baratheon faction."""
+    return Faction.objects.get(game="tactics", slug="baratheon")

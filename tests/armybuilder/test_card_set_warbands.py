@@ -11,7 +11,7 @@ from armybuilder.lists.versions import card_versions
 from armybuilder.serializers import result_json
 from cards.card_sets import services as set_services
 from cards.card_sets.services import ScenarioInput, SetCardInput
-from cards.models import Card, Faction
+from cards.models import Card
 
 KNIGHT = SetCardInput(
     kind="champion", name_en="Storm Knight", faction="baratheon", character="storm-knight",
@@ -23,15 +23,18 @@ GUARD = SetCardInput(
 
 
 @pytest.fixture
-def baratheon(small_pool):
-    return Faction.objects.get(game="tactics", slug="baratheon")
-
-
-@pytest.fixture
 def storm_set(alice, baratheon):
     card_set = set_services.create_card_set(owner=alice, name="Storm", visibility="published")
     set_services.save_set_cards(card_set=card_set, values=[KNIGHT, GUARD])
     return card_set
+
+
+def unpriced_lord(faction, **extra):
+    """A shipped Tactics hero whose cost is unknown."""
+    return Card.objects.create(
+        game="tactics", kind="hero", external_id="tac-unpriced", faction=faction,
+        name_en="Unpriced Lord", **extra,
+    )  # fmt: skip
 
 
 def set_card(card_set, name):
@@ -96,10 +99,7 @@ def test_set_made_private_later_keeps_the_saved_warband_whole(storm_set, barathe
 
 
 def test_cost_override_makes_a_shipped_card_recruitable(alice, baratheon):
-    unpriced = Card.objects.create(
-        game="tactics", kind="hero", external_id="tac-unpriced", faction=baratheon,
-        name_en="Unpriced Lord",
-    )  # fmt: skip
+    unpriced = unpriced_lord(baratheon)
     costs = set_services.create_card_set(owner=alice, name="My costs")
     set_services.set_cost_override(card_set=costs, card=unpriced, gold=1, silver=0, copper=0)
     warband = tactics_services.create_warband(
@@ -113,10 +113,7 @@ def test_cost_override_makes_a_shipped_card_recruitable(alice, baratheon):
 
 
 def test_shipped_card_of_unknown_cost_is_refused_without_an_override(baratheon):
-    unpriced = Card.objects.create(
-        game="tactics", kind="hero", external_id="tac-unpriced", faction=baratheon,
-        name_en="Unpriced Lord",
-    )  # fmt: skip
+    unpriced = unpriced_lord(baratheon)
     warband = tactics_services.create_warband(faction=baratheon, budget="standard")
     with pytest.raises(ValidationError) as exc:
         tactics_services.add_figure(army_list=warband, card=unpriced)
@@ -124,10 +121,7 @@ def test_shipped_card_of_unknown_cost_is_refused_without_an_override(baratheon):
 
 
 def test_picker_shows_cost_from_the_set(client, alice, baratheon):
-    unpriced = Card.objects.create(
-        game="tactics", kind="hero", external_id="tac-unpriced", faction=baratheon,
-        name_en="Unpriced Lord", search_text="unpriced lord",
-    )  # fmt: skip
+    unpriced = unpriced_lord(baratheon, search_text="unpriced lord")
     costs = set_services.create_card_set(owner=alice, name="My costs")
     set_services.set_cost_override(card_set=costs, card=unpriced, gold=1, silver=0, copper=0)
     warband = tactics_services.create_warband(

@@ -23,11 +23,6 @@ def cards(small_pool):
 
 
 @pytest.fixture
-def baratheon(small_pool):
-    return Faction.objects.get(game="tactics", slug="baratheon")
-
-
-@pytest.fixture
 def warband(baratheon):
     return tactics_services.create_warband(faction=baratheon, budget="standard")
 

@@ -7,7 +7,7 @@ message; a list the visitor may not see answers 404.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from armybuilder.checking import CheckError, CheckOptions, Pools, check_list_text
 from armybuilder.result import CheckResult
 from armybuilder.serializers import result_json
-from cards.models import Card
+from cards.models import Card, CardSet
 from cards.query import QuerySyntaxError, search_cards
 from common.i18n import current_language
 
@@ -238,11 +238,12 @@ def read_context(request: HttpRequest, army_list: ArmyList, *, token: str | None
 IMPORTED = "lists.imported_text"
 
 
-def check_pasted(text: str) -> dict:
+def check_pasted(text: str, card_sets: Sequence[CardSet] = ()) -> dict:
     """A pasted list checked as the API and the CLI check it, in the reader's language: the
-    result, its contracts §3 JSON (`report`) and its line-by-line `reading`."""
+    result, its contracts §3 JSON (`report`) and its line-by-line `reading`. A Tactics
+    warband is read against the shipped cards and `card_sets`."""
     lang = current_language()
-    pools = Pools()
+    pools = Pools(card_sets=card_sets)
     try:
         result: CheckResult = check_list_text(text, CheckOptions(lang=lang), pools=pools)
     except CheckError:
@@ -268,4 +269,6 @@ def imported_reading(request: HttpRequest, army_list: ArmyList) -> selectors.Rea
         return None
     del request.session[IMPORTED]
     text = kept.get("text")
-    return check_pasted(text).get("reading") if isinstance(text, str) else None
+    if not isinstance(text, str):
+        return None
+    return check_pasted(text, list(army_list.card_sets.all())).get("reading")

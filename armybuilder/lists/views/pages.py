@@ -211,21 +211,21 @@ def import_list(request: HttpRequest) -> HttpResponse:
     """A pasted list of either game (a Tactics warband announces itself), or a War Council
     share code: checked only (`action=check`: the verdict, the findings and how each line
     was read), or imported into a new list (whose builder then shows how it was read)."""
-    form = ImportForm(request.POST or None)
+    form = ImportForm(request.POST or None, user=request.user)
     context: dict = {"form": form}
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            text = form.cleaned_data["text"]
+            text, card_sets = form.cleaned_data["text"], form.cleaned_data["card_sets"]
             if request.POST.get("action") == "check":
-                context.update(check_pasted(text))
+                context.update(check_pasted(text, card_sets))
                 return render(request, "lists/import.html", context)
             try:
                 game = for_game(detect_game(text))
-                result = game.import_text(text=text, owner=owner(request))
+                result = game.import_text(text=text, owner=owner(request), card_sets=card_sets)
             except ValidationError as exc:
                 form.add_error("text", exc)
-                context["reading"] = check_pasted(text).get("reading")  # to see why
+                context["reading"] = check_pasted(text, card_sets).get("reading")  # to see why
             else:
                 remember(request, result.army_list)
                 keep_imported_text(request, result.army_list, text)
