@@ -41,6 +41,14 @@ def published_sets() -> QuerySet[CardSet]:
     return listed_sets(None).order_by("-updated_at", "pk")
 
 
+def published_sets_of_others(user: User) -> QuerySet[CardSet]:
+    """Published sets less the reader's own (listed apart): the example set, which has no
+    owner, stays listed for everyone, anonymous visitors included."""
+    owner = _user_id(user)
+    sets = published_sets()
+    return sets.exclude(owner_id=owner) if owner is not None else sets
+
+
 def sets_of(user: User) -> QuerySet[CardSet]:
     """A user's own sets (none for an anonymous visitor)."""
     owner = _user_id(user)

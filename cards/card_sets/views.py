@@ -43,9 +43,7 @@ def index(request: HttpRequest) -> HttpResponse:
         "card_sets/index.html",
         {
             "mine": selectors.sets_of(request.user),
-            "published": selectors.published_sets().exclude(
-                owner_id=request.user.pk if request.user.is_authenticated else None
-            ),
+            "published": selectors.published_sets_of_others(request.user),
         },
     )
 

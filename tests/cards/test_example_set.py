@@ -108,3 +108,16 @@ def test_card_page_of_an_example_card_says_it_is_an_example(client, example):
     knight = card("Example Stag Blade")
     html = client.get(f"/cards/tactics/{knight.external_id}/").content.decode()
     assert "Example set" in html and "not official" in html
+
+
+def test_card_sets_page_lists_the_example_set_to_a_visitor(client, example):
+    html = client.get("/card-sets/").content.decode()
+    assert f'data-set="{EXAMPLE_SLUG}"' in html
+
+
+def test_card_sets_page_lists_the_example_set_to_a_signed_in_player(
+    client, example, django_user_model
+):
+    client.force_login(django_user_model.objects.create_user("newcomer", password="pw-1-long"))
+    html = client.get("/card-sets/").content.decode()
+    assert f'data-set="{EXAMPLE_SLUG}"' in html
