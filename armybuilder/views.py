@@ -3,7 +3,6 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -11,6 +10,7 @@ from cards import selectors as card_selectors
 from cards.models import Game
 from cards.query import QuerySyntaxError, search_cards
 from common.i18n import current_language
+from common.redirects import safe_next
 from rules import selectors as rules_selectors
 
 from .health import healthy, run_checks
@@ -70,14 +70,6 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("favicon.svg"), permanent=True)
 
 
-def _safe_next(request: HttpRequest) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    allowed = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if target and allowed else ""
-
-
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -86,8 +78,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(_safe_next(request) or "home")
-    return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request)})
+        return redirect(safe_next(request) or "home")
+    return render(request, "registration/signup.html", {"form": form, "next": safe_next(request)})
 
 
 @never_cache

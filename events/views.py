@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from common.i18n import current_language
+from common.redirects import safe_next
 
 from . import errata, intake, selectors, services
 from .forms import (
@@ -354,7 +355,7 @@ def _organiser_action(request: HttpRequest, event_id: int, action) -> HttpRespon
         action(event)
     except services.EventRefused as exc:
         return _refusal(request, exc, back)
-    return redirect(request.POST.get("next") or back)
+    return redirect(safe_next(request) or back)
 
 
 @login_required

@@ -185,6 +185,22 @@ def test_lock_and_publish_from_the_dashboard(client, event, organiser):
     assert event.is_locked and event.is_published
 
 
+def test_organiser_action_never_redirects_off_site(client, event, organiser):
+    client.force_login(organiser)
+    response = client.post(
+        reverse("events:lock", args=[event.pk]), {"next": "https://evil.example/phish"}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("events:organise", args=[event.pk])
+
+
+def test_organiser_action_returns_to_its_page_on_this_site(client, event, organiser):
+    client.force_login(organiser)
+    back = reverse("events:detail", args=[event.pk])
+    response = client.post(reverse("events:lock", args=[event.pk]), {"next": back})
+    assert response["Location"] == back
+
+
 def test_review_from_the_dashboard(client, event, organiser, alice):
     stored = submitted(event, alice)
     client.force_login(organiser)

@@ -14,12 +14,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder.checking import detect_game
 from common.i18n import CARD_LANGUAGES, current_language
+from common.redirects import safe_next
 
 from .. import selectors, services, sharing, versions
 from ..forms import EntryForm, ImportForm, VisibilityForm
@@ -148,10 +148,8 @@ def set_visibility(request: HttpRequest, list_id: int) -> HttpResponse:
 
     response = change(request, list_id, perform, game=None)
     # The view and print pages ask to share from their own page and come back to it.
-    back = request.POST.get("next", "")
-    if response.status_code == 302 and url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
+    back = safe_next(request)
+    if response.status_code == 302 and back:
         return redirect(back)
     return response
 
