@@ -11,6 +11,7 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -67,7 +68,14 @@ def new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def detail(request: HttpRequest, slug: str) -> HttpResponse:
-    card_set = _viewable(request, slug)
+    return _detail_page(request, _viewable(request, slug))
+
+
+def _detail_page(
+    request: HttpRequest, card_set: CardSet, *, refusal: str = "", status: int = 200
+) -> HttpResponse:
+    """The set's page; `refusal` is why a change to it was refused, shown at the top (the
+    page answers with the refusal's status, so nothing looks like it worked)."""
     is_owner = request.user.is_authenticated and card_set.owner_id == request.user.pk
     context = {
         "card_set": card_set,
@@ -76,11 +84,14 @@ def detail(request: HttpRequest, slug: str) -> HttpResponse:
         "overrides": selectors.set_overrides(card_set),
         "is_owner": is_owner,
         "token": request.GET.get("token", ""),
-        "share_url": request.build_absolute_uri(f"{request.path}?token={card_set.share_token}"),
+        "share_url": request.build_absolute_uri(
+            reverse("card_sets:detail", args=[card_set.slug]) + f"?token={card_set.share_token}"
+        ),
         "override_form": OverrideForm() if is_owner else None,
         "visibilities": SetVisibility.choices,
+        "refusal": refusal,
     }
-    return render(request, "card_sets/detail.html", context)
+    return render(request, "card_sets/detail.html", context, status=status)
 
 
 @login_required
@@ -107,7 +118,7 @@ def visibility(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         services.set_visibility(card_set=card_set, visibility=request.POST.get("visibility", ""))
     except CardSetError as exc:
-        return HttpResponse(exc.messages[0], status=400, content_type="text/plain")
+        return _detail_page(request, card_set, refusal=exc.messages[0], status=400)
     return redirect("card_sets:detail", card_set.slug)
 
 
@@ -145,7 +156,7 @@ def card_delete(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     try:
         services.delete_set_card(card_set=card_set, card=card)
     except CardSetError as exc:
-        return HttpResponse(exc.messages[0], status=409, content_type="text/plain")
+        return _detail_page(request, card_set, refusal=exc.messages[0], status=409)
     return redirect("card_sets:detail", card_set.slug)
 
 
@@ -195,7 +206,7 @@ def override(request: HttpRequest, slug: str) -> HttpResponse:
             copper=form.cleaned_data["copper"],
         )
     except CardSetError as exc:
-        return HttpResponse(exc.messages[0], status=400, content_type="text/plain")
+        return _detail_page(request, card_set, refusal=exc.messages[0], status=400)
     return redirect("card_sets:detail", card_set.slug)
 
 

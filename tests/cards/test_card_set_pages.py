@@ -199,3 +199,11 @@ def test_cost_of_another_figure_type_is_a_400(client, alice, alice_set):
     data = {"card": "tac-unpriced", "gold": "1", "silver": "0", "copper": "0"}
     response = client.post(f"/card-sets/{alice_set.slug}/overrides/", data)
     assert response.status_code == 400 and not alice_set.overrides.exists()
+
+
+def test_refused_change_shows_the_set_page_with_the_reason(client, alice, alice_set):
+    client.force_login(alice)
+    response = client.post(f"/card-sets/{alice_set.slug}/visibility/", {"visibility": "nope"})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert 'role="alert"' in html and alice_set.name in html and "<html" in html
