@@ -30,6 +30,11 @@ class Finding:
     data: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
+#: An empty army or warband: not legal, "empty" (each game's validator states it with its own
+#: rule, written out so that scripts/finding_index.py finds it).
+LIST_EMPTY = "LIST_EMPTY"
+
+
 def is_legal(findings: list[Finding] | tuple[Finding, ...]) -> bool:
     return not any(finding.severity is Severity.ERROR for finding in findings)
 

@@ -13,13 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
-from armybuilder.findings import Finding, Severity, is_legal
+from armybuilder.findings import LIST_EMPTY, Finding, Severity, is_legal
 from armybuilder.listtext.reading import LineReading
 from common.i18n import Localizable
 
-#: The finding that says a list has no card (its status is "empty"), and the one that says
-#: a card's cost is unknown (its status is "undecided").
-EMPTY_CODE = "LIST_EMPTY"
+#: The finding that says a card's cost is unknown (the list's status is "undecided"; an empty
+#: list's finding is findings.LIST_EMPTY, its status "empty").
 COST_UNKNOWN_CODE = "CARD_COST_UNKNOWN"
 
 if TYPE_CHECKING:
@@ -122,7 +121,7 @@ class CheckResult:
         """The verdict in one word: "legal", "illegal", "empty" (no card yet: nothing to
         judge) or "undecided" (cards whose cost is not known block the verdict; see
         `undecided_by`)."""
-        if self.draft is not None and any(f.code == EMPTY_CODE for f in self.findings):
+        if self.draft is not None and any(f.code == LIST_EMPTY for f in self.findings):
             return "empty"
         if self.undecided_by:
             return "undecided"

@@ -399,7 +399,7 @@ class WarbandReport(Report):
 
 def tw02_not_empty(draft: WarbandDraft, context: WarbandContext) -> list[Finding]:
     """An empty warband is not legal, it is empty: nothing to judge yet."""
-    if any(True for _entry in draft.entries()):
+    if next(iter(draft.entries()), None) is not None:
         return []
     return [
         Finding(
