@@ -105,9 +105,10 @@ SEARCH_RESULT_FIELDS = {
 EXPLAIN_UNIT_FIELDS = {
     "query": serializers.CharField(help_text="The query words this part stands for."),
     "read_as": serializers.ChoiceField(
-        choices=["query", "typo", "term", "word", "foreign"],
+        choices=["query", "typo", "term", "word", "dictionary", "foreign"],
         help_text="query: as typed; typo: corrected; term: a glossary game term translated; "
-        "word: an ordinary word translated by the lexicon; foreign: kept as typed in a book "
+        "word: an ordinary word translated by the lexicon; dictionary: a word the lexicon "
+        "lacks, translated by the general EN-FR dictionary; foreign: kept as typed in a book "
         "of another language.",
     ),
     "concept": serializers.CharField(

@@ -21,10 +21,12 @@ from .normalise import LANGS, fold_accents, tokens
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 GLOSSARY_PATH = DATA_DIR / "glossary.json"
 LEXICON_PATH = DATA_DIR / "lexicon.json"
+DICTIONARY_PATH = DATA_DIR / "dictionary.json"
 
-# What an entry is: a game term (glossary.json), an ordinary word (lexicon.json), or a name
-# of a game ("miniatures game", "jeu de plateau": a hint of the game, not words to find).
-TERM, WORD, GAME = "term", "word", "game"
+# What an entry is: a game term (glossary.json), an ordinary word (lexicon.json), a name
+# of a game ("miniatures game", "jeu de plateau": a hint of the game, not words to find), or
+# a general dictionary word (dictionary.json: read only where the others know no word).
+TERM, WORD, GAME, DICTIONARY = "term", "word", "game", "dictionary"
 
 Phrase = tuple[str, ...]
 
@@ -45,7 +47,7 @@ class Entry:
             # unless that loses words ("free for all" would be just "free").
             # An acronym's plural ("NCUs", "VPs") keeps its "s" through the stemmer.
             plural = (f"{term}s",) if term.isupper() and term.isalpha() and lang != "fa" else ()
-            for variant in (term, term.replace("-", " "), *plural):
+            for variant in dict.fromkeys((term, term.replace("-", " "), *plural)):
                 phrase = tuple(tokens(variant, lang))
                 if variant != term and len(phrase) < len(term.split("-")):
                     continue
@@ -64,12 +66,14 @@ class Match:
 
 
 class Glossary:
-    def __init__(self, entries: Iterable[Entry]):
+    def __init__(self, entries: Iterable[Entry], *, lookup: Iterable[str] = LANGS):
+        """A table of `entries`, looked up by their terms in the `lookup` languages (the
+        others' phrases are normalised when first asked for)."""
         self.entries: tuple[Entry, ...] = tuple(entries)
         self._phrases: dict[str, dict[Phrase, list[Entry]]] = {lang: {} for lang in LANGS}
         self._entry_phrases: dict[tuple[str, str], tuple[Phrase, ...]] = {}
         for entry in self.entries:
-            for lang in LANGS:
+            for lang in lookup:
                 self._entry_phrases[entry.key, lang] = entry.phrases(lang)
                 for phrase in self._entry_phrases[entry.key, lang]:
                     self._phrases[lang].setdefault(phrase, []).append(entry)
@@ -95,7 +99,9 @@ class Glossary:
     def phrases_of(self, entry: Entry, lang: str) -> tuple[Phrase, ...]:
         """`entry.phrases(lang)`, computed once."""
         found = self._entry_phrases.get((entry.key, lang))
-        return entry.phrases(lang) if found is None else found
+        if found is None:
+            found = self._entry_phrases[entry.key, lang] = entry.phrases(lang)
+        return found
 
     def lookup(self, phrase: Sequence[str], lang: str) -> tuple[Entry, ...]:
         return tuple(self._phrases.get(lang, {}).get(tuple(phrase), ()))
@@ -173,6 +179,43 @@ def load_terms() -> Glossary:
     with open(LEXICON_PATH, encoding="utf-8") as handle:
         lexicon = parse_lexicon(json.load(handle))
     return Glossary([*load_glossary().entries, *lexicon])
+
+
+# A direction of the general dictionary: (language of the query, language of the book).
+Direction = tuple[str, str]
+
+
+def parse_dictionary(data: dict) -> dict[Direction, Glossary]:
+    """Per direction ("en-fr"), a table of that direction's headwords, each entry holding the
+    headword in the source language and its translations in the target language (format
+    citadel-dictionary/1). Only looked up in the source language: an English word is
+    translated by the English–French entries, never by a French headword's translations."""
+    if data.get("format") != "citadel-dictionary/1":
+        raise ValueError("not a citadel-dictionary/1 document")
+    tables: dict[Direction, Glossary] = {}
+    for name, words in (data.get("directions") or {}).items():
+        source, target = name.split("-")
+        entries = (
+            Entry(
+                key=f"{source}:{word}",
+                games=(),
+                terms={source: (word,), target: tuple(translations)},
+                kind=DICTIONARY,
+            )
+            for word, translations in words.items()
+        )
+        tables[source, target] = Glossary(entries, lookup=(source,))
+    return tables
+
+
+@lru_cache(maxsize=1)
+def load_dictionary() -> dict[Direction, Glossary]:
+    """The general EN↔FR dictionary (rules/data/dictionary.json, cached); empty without it."""
+    try:
+        with open(DICTIONARY_PATH, encoding="utf-8") as handle:
+            return parse_dictionary(json.load(handle))
+    except FileNotFoundError:
+        return {}
 
 
 @dataclass(frozen=True)

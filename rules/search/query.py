@@ -26,7 +26,7 @@ from functools import cached_property
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from .glossary import GAME, TERM, WORD, Glossary, load_number_cues
+from .glossary import DICTIONARY, GAME, TERM, WORD, Direction, Glossary, load_number_cues
 from .normalise import LANGS, STOP_WORDS, fold_accents, scripts, word_tokens, words
 
 Phrase = tuple[str, ...]
@@ -45,6 +45,7 @@ FOREIGN_WORD = 0.5
 FOREIGN_SCRIPT = 0.2
 WORD_WEIGHT = 0.8  # an ordinary word translated by the lexicon, against a game term (1.0)
 LIGHT_WORD_WEIGHT = 0.4  # one that only frames the question ("become", "can", "how does")
+DICTIONARY_WEIGHT = 0.6  # a word only the general dictionary translates (several senses)
 
 # Words that ask rather than name: left out of queries (never of the index) in every
 # language, so "what happens when…" looks for what follows.
@@ -313,10 +314,12 @@ def plan_query(
     targets: Iterable[str],
     glossary: Glossary,
     vocabularies: Mapping[str, Vocabulary],
+    dictionary: Mapping[Direction, Glossary] | None = None,
 ) -> QueryPlan:
     """The plan for searching `query` in books of the `targets` languages.
 
-    `vocabularies` holds, per language, the tokens of the indexed books and of the glossary.
+    `vocabularies` holds, per language, the tokens of the indexed books and of the glossary;
+    `dictionary` the general word tables per direction, read where `glossary` knows no word.
     """
     targets = [lang for lang in LANGS if lang in set(targets)]
     sources = source_langs(query)
@@ -334,10 +337,21 @@ def plan_query(
         return QueryPlan(query)
     empty = Vocabulary({})
 
+    tables = dictionary or {}
+
     def common(token: str, lang: str) -> bool:
         if token in glossary.vocabulary(lang):
             return True
         return vocabularies.get(lang, empty).frequency(token) >= COMMON_FREQUENCY
+
+    def in_dictionary(word: str) -> bool:
+        """A headword of the general dictionary: a real word, not a typo ("crown" is not
+        "crow")."""
+        for (source, _target), table in tables.items():
+            toks = word_tokens(word, source)
+            if toks and all(t in table.vocabulary(source) for t in toks):
+                return True
+        return False
 
     def known(word: str) -> bool:
         """Common in some language: a word seen in one or two sections only may be an OCR
@@ -351,7 +365,11 @@ def plan_query(
     # Per language: for each word, its tokens, each with its alternatives (typo fixes).
     readings: dict[str, list[list[tuple[str, ...]]]] = {}
     corrections: dict[str, tuple[str, ...]] = {}
-    unknown = {i: max_typo_distance(w) for i, w in enumerate(raw_words) if not known(w)}
+    unknown = {
+        i: max_typo_distance(w)
+        for i, w in enumerate(raw_words)
+        if not known(w) and not in_dictionary(w)
+    }
     for lang in langs:
         vocabulary = vocabularies.get(lang, empty)
         per_word = []
@@ -386,7 +404,14 @@ def plan_query(
             # ("tactics" is a game in an English query, a word in a French one).
             named = games if source_weights.get(source, 0.0) >= 1.0 else {}
             interpretation, expanded = _interpret(
-                raw_words, readings[source], readings[target], source, target, glossary, named
+                raw_words,
+                readings[source],
+                readings[target],
+                source,
+                target,
+                glossary,
+                named,
+                tables.get((source, target)),
             )
             interpretation = _with_variants(interpretation, vocabularies.get(target, empty))
             wanted = interpretation and (source == target or expanded)
@@ -422,12 +447,15 @@ def _interpret(
     target: str,
     glossary: Glossary,
     games: dict[str, float],
+    dictionary: Glossary | None = None,
 ) -> tuple[Interpretation, bool]:
     """Units for the target language, reading the query in the source language.
 
     Terms of the table (game terms, ordinary words, game names) found in the source reading
     become units whose alternatives are their equivalents in the target language; a game
-    name is noted in `games` and searched for no further; the other words stay as typed.
+    name is noted in `games` and searched for no further; words the table does not know are
+    translated by the general `dictionary` of this direction (the word as typed staying an
+    alternative: cognates); the other words stay as typed.
     """
     # Flatten the source reading; the glossary sees the best form of each token
     # (itself when known, else its closest correction).
@@ -473,6 +501,21 @@ def _interpret(
                 ),
             )
         )
+        expanded = True
+    for match in dictionary.find(best, source) if dictionary is not None else ():
+        word_indices = {flat[k][0] for k in range(match.start, match.end)}
+        if word_indices & covered:
+            continue
+        # The word as typed, read in the book's language (a cognate: "distance").
+        own = tuple(options[0] for i in sorted(word_indices) for options in target_reading[i])
+        alternatives = [own] if own else []
+        for entry in match.entries:
+            found = dictionary.phrases_of(entry, target)
+            alternatives += [p for p in found if p not in alternatives]
+        covered |= word_indices
+        label = " ".join(dict.fromkeys(raw_words[i] for i in sorted(word_indices)))
+        unit = Unit(tuple(alternatives), label=label, origin=DICTIONARY, weight=DICTIONARY_WEIGHT)
+        units.append((min(word_indices), unit))
         expanded = True
     foreign = source != target
     for i, word in enumerate(target_reading):

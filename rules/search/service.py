@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.db.models.base import ModelState
 
 from .backends import get_backend, section_columns
-from .glossary import load_terms
+from .glossary import load_dictionary, load_terms
 from .index import PASSAGES, SearchIndex, SectionRow
 from .normalise import normalise
 from .query import QueryPlan, plan_query
@@ -79,7 +79,7 @@ def search_sections(
         return []
     index = current_index()
     vocabularies = index.vocabularies if index is not None else {}
-    plan = plan_query(query, scope.keys(), load_terms(), vocabularies)
+    plan = plan_query(query, scope.keys(), load_terms(), vocabularies, load_dictionary())
     if not plan:
         return []
     book_ids = [book_id for ids in scope.values() for book_id in ids]

@@ -25,7 +25,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, connections
 from django.db.models import Count, Max
 
-from .glossary import load_terms
+from .glossary import load_dictionary, load_terms
 from .index import SearchIndex, SectionRow
 from .query import Vocabulary
 
@@ -178,7 +178,9 @@ def current_index() -> SearchIndex | None:
 
 def warm_up(*, wait: bool = False) -> SearchIndex | None:
     """Build the index now (`wait`, or a small corpus) or start building it in the
-    background (returns None then)."""
+    background (returns None then). The general dictionary is read in the background too
+    (about 0.15 s)."""
+    threading.Thread(target=load_dictionary, name="rules-dictionary", daemon=True).start()
     fingerprint = _fingerprint()
     if wait or fingerprint[1] <= SYNC_BUILD_SECTIONS:
         return _refresh(block=True)["index"]
