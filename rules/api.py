@@ -118,7 +118,12 @@ EXPLAIN_UNIT_FIELDS = {
     "matched": serializers.ListField(
         child=serializers.CharField(), help_text="Search tokens it matched (empty: none)."
     ),
-    "where": serializers.ChoiceField(choices=["heading", "body"], allow_null=True),
+    "where": serializers.ChoiceField(
+        choices=["heading", "body", "context"],
+        allow_null=True,
+        help_text="context: only in the headings the section stands in (a game mode's name "
+        "for its Setup).",
+    ),
     "score": serializers.FloatField(help_text="0 (absent) to 1 (in the heading)."),
 }
 EXPLAIN_FIELDS = {

@@ -76,6 +76,7 @@ K1, B = 1.2, 0.6
 PROSE_WORDS = 7
 PASSAGES = 64  # lines told apart per section (the rest count as the last one)
 PASSAGE_CANDIDATES = 30  # sections whose best paragraph is scored (the best so far)
+CONTEXT_MATCH = 0.5  # a unit found only in the headings a section stands in
 W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
 # A question asking for a number ("how many", "combien"): the best passage states one.
 W_NUMBER = 5.0
@@ -95,6 +96,7 @@ class SectionRow(NamedTuple):
     body: str = ""
     rule_key: str = ""  # with the book's edition: the same rule in other languages
     edition: str = ""
+    context: str = ""  # normalised headings of the sections it stands in (its parents)
 
 
 class Ranked(NamedTuple):
@@ -108,6 +110,7 @@ class _Vectors:
 
     body: dict[str, np.ndarray] = field(default_factory=dict)
     head: dict[str, np.ndarray] = field(default_factory=dict)
+    context: dict[str, np.ndarray] = field(default_factory=dict)
     units: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
     idf: dict[tuple, float] = field(default_factory=dict)
     games: dict[tuple, dict[str, float]] = field(default_factory=dict)
@@ -178,6 +181,7 @@ class SearchIndex:
         body_postings: dict[str, list[int]] = {}
         body_counts: dict[str, list[int]] = {}
         head_postings: dict[str, list[int]] = {}
+        context_postings: dict[str, list[int]] = {}
         lengths = np.zeros(n, dtype=np.float32)
         frequencies: dict[str, Counter] = {lang: Counter() for lang in LANGS}
         chunks: dict[str, set[str]] = {lang: set() for lang in LANGS}
@@ -204,6 +208,8 @@ class SearchIndex:
                 body_masks.setdefault(token, []).append(masks[token])
             for token in set(heading_tokens):
                 head_postings.setdefault(token, []).append(position)
+            for token in set(row.context.split()):
+                context_postings.setdefault(token, []).append(position)
             if row.lang in frequencies:
                 frequencies[row.lang].update(set(heading_tokens) | set(body_tokens))
                 if surface_words:
@@ -223,6 +229,7 @@ class SearchIndex:
                 np.array(body_masks[token], dtype=np.uint64),
             )
         self.head = {t: np.array(p, dtype=np.int32) for t, p in head_postings.items()}
+        self.context = {t: np.array(p, dtype=np.int32) for t, p in context_postings.items()}
         self.defines = {c: np.array(sorted(set(p)), dtype=np.int32) for c, p in defines.items()}
         self.vocabularies = {
             lang: Vocabulary(
@@ -292,6 +299,16 @@ class SearchIndex:
             cache.head[token] = found
         return found
 
+    def _context(self, token: str, cache: _Vectors) -> np.ndarray:
+        found = cache.context.get(token)
+        if found is None:
+            found = np.zeros(self.size, dtype=bool)
+            posting = self.context.get(token)
+            if posting is not None:
+                found[posting] = True
+            cache.context[token] = found
+        return found
+
     def _unit(self, unit: Unit, lang: str, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:
         """(match, heading) for a unit over the sections of `lang` (the language's slice):
         match in 0..1 (1 in the heading), heading bool."""
@@ -308,12 +325,15 @@ class SearchIndex:
     def _unit_vectors(self, unit: Unit, lang: str, cache: _Vectors):
         """(match, heading, focus) over the slice of `lang`: match in 0..1 (1 in the
         heading), heading bool, and the number of heading words of the longest alternative
-        the heading holds whole. One-word alternatives are scattered from their postings."""
+        the heading holds whole. One-word alternatives are scattered from their postings.
+        A unit found only in the headings of the sections a section stands in (its context:
+        "Setup" under "A Storm of Swords") matches it CONTEXT_MATCH."""
         start, end = self.ranges[lang]
         size = end - start
         match = np.zeros(size, dtype=np.float32)
         heading = np.zeros(size, dtype=bool)
         focus = np.zeros(size, dtype=np.float32)
+        context = np.zeros(size, dtype=bool)
         for phrase in unit.alternatives:
             if len(phrase) == 1:
                 posting = self.body.get(phrase[0])
@@ -327,15 +347,23 @@ class SearchIndex:
                     at = posting[low:high] - start
                     heading[at] = True
                     focus[at] = np.maximum(focus[at], 1.0)
+                posting = self.context.get(phrase[0])
+                if posting is not None:
+                    low, high = np.searchsorted(posting, (start, end))
+                    context[posting[low:high] - start] = True
                 continue
             body = self._body(phrase[0], cache)[start:end]
             head = self._head(phrase[0], cache)[start:end]
+            around = self._context(phrase[0], cache)[start:end]
             for token in phrase[1:]:
                 body = np.minimum(body, self._body(token, cache)[start:end])
                 head = head & self._head(token, cache)[start:end]
+                around = around & self._context(token, cache)[start:end]
             np.maximum(match, body, out=match)
             heading |= head
+            context |= around
             np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
+        np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
         match[heading] = 1.0
         return match, heading, focus
 
@@ -779,6 +807,11 @@ def _unit_explanation(unit: Unit, share: float, score, position: int, index, cac
         if in_head or in_body:
             where, matched = ("heading" if in_head else "body"), list(phrase)
             break
+    else:
+        for phrase in unit.alternatives:
+            if all(index._context(t, cache)[position] for t in phrase):
+                where, matched = "context", list(phrase)
+                break
     return {
         "query": unit.label,
         "read_as": unit.origin,

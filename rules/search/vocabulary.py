@@ -19,6 +19,7 @@ import logging
 import threading
 import time
 import uuid
+from collections import Counter
 from functools import lru_cache
 
 from django.core.cache import cache
@@ -32,6 +33,7 @@ from .query import Vocabulary
 VERSION_KEY = "rules-search:index-version"
 RECHECK_SECONDS = 5.0
 SYNC_BUILD_SECTIONS = 3000
+MAX_CONTEXT = 4  # parent headings a section inherits as its context
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -92,6 +94,27 @@ def build_index(fingerprint: object = None, books: dict | None = None) -> Search
     at = {name: number for number, name in enumerate(fields)}
     shown: dict[int, tuple] = {}
 
+    # A heading its book repeats ("Setup" under each game mode) says what the section is
+    # only with the headings it stands in: the sections under such a parent (a game mode,
+    # a scenario) have their parents' headings as their context.
+    outline = list(Section.objects.values_list("id", "book_id", "parent_id", "search_heading"))
+    tree = {id_: (parent_id, heading) for id_, _book, parent_id, heading in outline}
+    repeated = Counter((book_id, heading) for _id, book_id, _parent, heading in outline)
+    generic = {
+        parent_id
+        for _id, book_id, parent_id, heading in outline
+        if parent_id is not None and repeated[book_id, heading] > 1
+    }
+
+    def context(parent_id: int | None) -> str:
+        headings: list[str] = []
+        if parent_id not in generic:
+            return ""
+        while parent_id is not None and parent_id in tree and len(headings) < MAX_CONTEXT:
+            parent_id, parent_heading = tree[parent_id]
+            headings.append(parent_heading)
+        return " ".join(headings)
+
     def section_rows():
         columns = (*fields, "search_heading", "search_body")
         rows = Section.objects.order_by("id").values_list(*columns)
@@ -113,6 +136,7 @@ def build_index(fingerprint: object = None, books: dict | None = None) -> Search
                 values[at["body"]],
                 values[at["rule_key"]],
                 books[book_id].edition_key,
+                context(values[at["parent_id"]]),
             )
 
     index = SearchIndex(section_rows(), load_terms(), fingerprint=fingerprint)

@@ -315,3 +315,49 @@ def test_gunicorn_worker_builds_the_index_as_it_starts(library):
     conf["post_worker_init"](worker=None)
     built = vocabulary._state["index"]  # before any search asks for it
     assert built is not None and built.fingerprint == vocabulary._fingerprint()
+
+
+def _game_modes_book():
+    book = Rulebook.objects.create(slug="modes-fr", lang="fr", game="tmg", title="modes")
+    sections = [
+        ("Une Tempête d'Épées", "", None),
+        ("Mise en Place", "Le défenseur déploie ses unités derrière les murailles.", 0),
+        ("Murailles du Château", "Les murailles bloquent les charges ennemies.", 0),
+        ("Un Festin pour les Corbeaux", "", None),
+        ("Mise en Place", "Chaque joueur place trois objectifs et déploie ses unités.", 3),
+        ("Résolution des Attaques", "", None),
+        ("Charge Manquée", "Une charge trop courte avance de la distance obtenue.", 5),
+    ]
+    created: list[Section] = []
+    for position, (heading, body, parent) in enumerate(sections):
+        created.append(
+            Section.objects.create(
+                book=book,
+                slug=f"m{position}",
+                position=position,
+                depth=0 if parent is None else 1,
+                parent=None if parent is None else created[parent],
+                heading=heading,
+                body=body,
+            )
+        )
+    index_book(book)
+    return created
+
+
+def test_search_sections_reads_a_repeated_heading_with_the_mode_it_stands_in():
+    sections = _game_modes_book()
+    hit = first("feast for crows setup deploy", book="modes-fr", explain=True)
+    assert hit.section.id == sections[4].id
+    assert "context" in {unit["where"] for unit in hit.explanation["units"]}
+
+
+def test_search_sections_gives_the_siblings_of_a_repeated_heading_their_context():
+    sections = _game_modes_book()
+    assert first("storm of swords walls", book="modes-fr").section.id == sections[2].id
+
+
+def test_search_sections_gives_no_context_under_a_parent_without_repeated_headings():
+    sections = _game_modes_book()
+    hits = search_sections("résolution des attaques", book="modes-fr")
+    assert sections[6].id not in {hit.section.id for hit in hits}
