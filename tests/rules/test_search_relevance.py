@@ -238,12 +238,14 @@ def test_search_relevance_real_rulebooks_rank_expected_section_first(real_books,
 # --- the relevance set of questions as players ask them (tests/rules/relevance) -----------
 
 RELEVANCE_SET = Path(__file__).resolve().parent / "relevance" / "queries.jsonl"
-# The goal is 90 % first and 98 % in the top three (issue 15); the search reaches 78 % and
-# 93 % (held-out questions: 69 % and 85 %), the same on SQLite and PostgreSQL. The floors
-# guard what is reached, a query or two below it, so a change that loses ground fails;
-# raise them as the search improves.
-TOP1_FLOOR, TOP3_FLOOR = 0.77, 0.92
-HELD_OUT_TOP1_FLOOR, HELD_OUT_TOP3_FLOOR = 0.66, 0.83
+# The goal is 90 % first and 98 % in the top three (issue 15); on the 322 questions the
+# search reaches 70 % and 87 % (held-out questions: 66 % and 81 %; the 135 questions
+# written blind, by someone who never saw the search: 60 % and 78 %), the same on SQLite
+# and PostgreSQL. The floors guard what is reached, a query or two below it, so a change
+# that loses ground fails; raise them as the search improves.
+TOP1_FLOOR, TOP3_FLOOR = 0.69, 0.86
+HELD_OUT_TOP1_FLOOR, HELD_OUT_TOP3_FLOOR = 0.64, 0.79
+BLIND_TOP1_FLOOR, BLIND_TOP3_FLOOR = 0.58, 0.76
 
 
 def test_relevance_set_is_large_varied_and_names_real_books():
@@ -275,6 +277,14 @@ def test_relevance_set_held_out_questions_keep_their_floor(real_books):
     top1, top3 = report.share(), report.share(top=3)
     assert top1 >= HELD_OUT_TOP1_FLOOR, f"held-out top-1 {top1:.0%} < {HELD_OUT_TOP1_FLOOR:.0%}"
     assert top3 >= HELD_OUT_TOP3_FLOOR, f"held-out top-3 {top3:.0%} < {HELD_OUT_TOP3_FLOOR:.0%}"
+
+
+def test_relevance_set_questions_written_blind_keep_their_floor(real_books):
+    blind = [case for case in load_cases(RELEVANCE_SET) if "blind" in case.tags]
+    report = evaluate_set(blind, search_sections)
+    top1, top3 = report.share(), report.share(top=3)
+    assert top1 >= BLIND_TOP1_FLOOR, f"blind top-1 {top1:.0%} < {BLIND_TOP1_FLOOR:.0%}"
+    assert top3 >= BLIND_TOP3_FLOOR, f"blind top-3 {top3:.0%} < {BLIND_TOP3_FLOOR:.0%}"
 
 
 MARKUP = re.compile(r"\|\s*\S.*\|\s*$|\*\*|__|^#{1,6}\s|-{3,}|<(?!/?mark>)", re.MULTILINE)
