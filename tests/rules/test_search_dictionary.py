@@ -4,6 +4,9 @@ where the glossary and the lexicon know no word, one direction at a time."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -94,3 +97,17 @@ def test_dictionary_word_reaches_a_french_rule_the_lexicon_cannot():
     )
     found, _vectors = index.rank(plan, limit=2)
     assert int(index.ids[found[0].position]) == 1
+
+
+def test_dictionary_file_is_what_freedict_gives():
+    dictd = Path("/usr/share/dictd")
+    if not (dictd / "freedict-eng-fra.index").is_file():
+        pytest.skip("FreeDict is not installed (apt-get install dict-freedict-eng-fra -fra-eng)")
+    built = subprocess.run(
+        [sys.executable, "scripts/build_dictionary.py", "--check", "--dictd", str(dictd)],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
