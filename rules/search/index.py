@@ -116,6 +116,7 @@ class _Vectors:
     games: dict[tuple, dict[str, float]] = field(default_factory=dict)
     best_passage: dict[int, int] = field(default_factory=dict)  # section -> its best line
     passage: dict[int, float] = field(default_factory=dict)  # section -> that passage's share
+    preference: np.ndarray | None = None  # the reader's language (`_reader_language`)
 
 
 class SearchIndex:
@@ -404,26 +405,38 @@ class SearchIndex:
         if candidates.size > wanted:
             top = np.argpartition(-scores[candidates], wanted - 1)[:wanted]
             candidates = candidates[top]
-        order = sorted(
+        # Sorted on Python values (a list per column): indexing numpy per element is slow.
+        keys = zip(
+            (-round(value, 4) for value in scores[candidates].tolist()),
+            self.book_ids[candidates].tolist(),
+            self.positions[candidates].tolist(),
             candidates.tolist(),
-            key=lambda p: (-round(float(scores[p]), 4), self.book_ids[p], self.positions[p]),
+            strict=True,
         )
-        return self._fold_translations(order, scores, matched, plan)[:limit], cache
+        order = [key[3] for key in sorted(keys)]
+        return self._fold_translations(order, scores, matched, cache.preference, limit), cache
 
-    def _fold_translations(self, order, scores, matched, plan) -> list[Ranked]:
+    def _fold_translations(self, order, scores, matched, preference, limit) -> list[Ranked]:
         """One result per rule: where a rule matches in several languages of one edition
         (the French and Persian board game), it ranks at its best score and is shown in the
         reader's language (else the same script, else where it scored best)."""
-        preference = self._reader_language(plan)
         seen: set[int] = set()
-        ranked = []
-        for position in order:
+        ranked: list[Ranked] = []
+        for position, score in zip(order, scores[order].tolist(), strict=True):
+            if len(ranked) == limit:
+                break
             if position in seen:
                 continue
-            group = [p for p in self.translations.get(position, (position,)) if matched[p]]
+            group = self.translations.get(position)
+            if group is None:
+                ranked.append(Ranked(position, score))
+                continue
+            group = [p for p in group if matched[p]]
             seen.update(group)
-            shown = max(group, key=lambda p: (preference[p], scores[p]))
-            ranked.append(Ranked(shown, float(max(scores[p] for p in group))))
+            values = scores[group].tolist()
+            shown = max(zip(preference[group].tolist(), values, group, strict=True),
+                        key=lambda item: item[:2])[2]  # fmt: skip
+            ranked.append(Ranked(shown, max(values)))
         return ranked
 
     def scores(
@@ -467,7 +480,8 @@ class SearchIndex:
             score += W_GAME * self._game_prior(plan, evidence)
             score += W_NAMED_GAME * self._named_games(plan)
         score += W_FOCUS * self._focus(plan, cache)
-        score += W_LANGUAGE * self._reader_language(plan)
+        cache.preference = self._reader_language(plan)
+        score += W_LANGUAGE * cache.preference
         score -= self.kind_penalty
         score -= W_FRAGMENTS * (1.0 - self.prose)
         self._add_passages(score, matched, readings, cache, asks_number=plan.asks_number)

@@ -12,7 +12,6 @@ PostgreSQL full-text search) retrieves the candidates, which the same ranking or
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -41,10 +40,27 @@ class SearchHit:
     explanation: dict | None = None  # why it ranked (explain=True)
 
 
+# The scopes of the filters met so far, for one dict of books (cleared with the books).
+_scopes: dict = {"books": None}
+
+
 def _books_in_scope(lang: str | None, book: str | None, game: str | None) -> dict[str, list]:
-    """Book language -> ids of the rulebooks to search."""
+    """Book language -> ids of the rulebooks to search (remembered per set of filters
+    until the books change: do not modify the result)."""
+    books = indexed_books()
+    if _scopes.get("books") is not books or len(_scopes) > 256:
+        _scopes.clear()
+        _scopes["books"] = books
+    key = (lang, book, game)
+    found = _scopes.get(key)
+    if found is None:
+        found = _scopes[key] = _filtered_books(books, lang, book, game)
+    return found
+
+
+def _filtered_books(books: dict, lang: str | None, book: str | None, game: str | None) -> dict:
     scope: dict[str, list[int]] = {}
-    for book_id, rulebook in indexed_books().items():
+    for book_id, rulebook in books.items():
         if (
             (lang and rulebook.lang != lang)
             or (book and rulebook.slug != book)
@@ -145,10 +161,12 @@ def search_sections(
 
 
 def _clone(instance):
-    """A shallow copy of a cached model instance (copy.copy pickles its state: slower)."""
+    """A shallow copy of a cached model instance and of its state, as `copy.copy` makes
+    them (without going through pickling's protocol: faster)."""
     clone = object.__new__(type(instance))
     clone.__dict__.update(instance.__dict__)
-    clone._state = copy.copy(instance._state)
+    clone._state = ModelState()
+    clone._state.__dict__.update(instance._state.__dict__)
     return clone
 
 
