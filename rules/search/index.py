@@ -173,6 +173,7 @@ class SearchIndex:
         self._scopes: dict[tuple, np.ndarray] = {}
         self.heading_sizes = np.zeros(n, dtype=np.float32)
         self.prose = np.fromiter((_prose_share(r.body) for r in rows), dtype=np.float32, count=n)
+        self.fragments = W_FRAGMENTS * (1.0 - self.prose)  # what each section's shape costs
         editions: dict[tuple[str, str], list[int]] = {}
         for position, row in enumerate(rows):
             if row.rule_key and row.edition:
@@ -483,7 +484,7 @@ class SearchIndex:
         cache.preference = self._reader_language(plan)
         score += W_LANGUAGE * cache.preference
         score -= self.kind_penalty
-        score -= W_FRAGMENTS * (1.0 - self.prose)
+        score -= self.fragments
         self._add_passages(score, matched, readings, cache, asks_number=plan.asks_number)
         return score, matched, cache
 
@@ -499,6 +500,14 @@ class SearchIndex:
             top = np.argpartition(-score[candidates], PASSAGE_CANDIDATES - 1)
             candidates = candidates[top[:PASSAGE_CANDIDATES]]
         best = np.zeros(candidates.size, dtype=np.float32)
+        token_lines: dict[str, np.ndarray] = {}  # token -> its lines in the candidates
+
+        def lines_at(token: str) -> np.ndarray:
+            found = token_lines.get(token)
+            if found is None:
+                found = token_lines[token] = self._lines_at(token, candidates)
+            return found
+
         for lang, reading, weight_sum, unit_weights in readings:
             start, end = self.ranges[lang]
             inside = (candidates >= start) & (candidates < end)
@@ -511,9 +520,9 @@ class SearchIndex:
                     continue
                 bits = np.zeros(candidates.size, dtype=np.uint64)
                 for phrase in unit.alternatives:
-                    phrase_bits = self._lines_at(phrase[0], candidates)
+                    phrase_bits = lines_at(phrase[0])
                     for token in phrase[1:]:
-                        phrase_bits = phrase_bits & self._lines_at(token, candidates)
+                        phrase_bits = phrase_bits & lines_at(token)
                     bits |= phrase_bits
                 bits |= bits >> np.uint64(1)  # a passage is a line and the next one
                 bits[head[local] & inside] = ALL_PASSAGES
