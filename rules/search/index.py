@@ -555,7 +555,7 @@ class SearchIndex:
         the same script (French for an English query), else 0: of two editions of a rule,
         the reader gets the one they can read first."""
         preference = np.zeros(self.size, dtype=np.float32)
-        for lang, mask in self.lang_masks.items():
+        for lang, (start, end) in self.ranges.items():  # each language's sections in a row
             weight = plan.sources.get(lang, 0.0)
             if weight >= 1.0:
                 value = 1.0
@@ -563,7 +563,7 @@ class SearchIndex:
                 value = 0.5
             else:
                 value = 0.0
-            preference[mask] = value
+            preference[start:end] = value
         return preference
 
     def _label_idf(self, plan: QueryPlan, cache: _Vectors) -> dict[str, float]:
@@ -647,10 +647,10 @@ class SearchIndex:
     def _game_prior(self, plan: QueryPlan, evidence: Mapping[str, float]) -> np.ndarray:
         """Per section, the likelihood of its game given the query's words (0..1, summing
         to 1 over the games)."""
-        prior = np.zeros(self.size, dtype=np.float32)
+        shares = np.zeros(len(self.game_names), dtype=np.float32)
         for game, share in self.game_likelihood(evidence).items():
-            prior[self.game_masks[game]] = share
-        return prior
+            shares[self.game_names.index(game)] = share
+        return shares[self.game_codes]
 
     def _named_games(self, plan: QueryPlan) -> np.ndarray:
         named = np.zeros(self.size, dtype=np.float32)
