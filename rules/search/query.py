@@ -237,7 +237,7 @@ class Vocabulary:
         self._words = _by_length(self.surface)
         # `closest` is a pure function of its arguments and of this vocabulary (rebuilt
         # with the index): its answers are remembered, a bounded number of them.
-        self._closest: dict[tuple, list[str]] = {}
+        self._closest: dict[tuple[str, int, str, int, int], list[str]] = {}
 
     def __contains__(self, token: object) -> bool:
         return token in self.frequencies

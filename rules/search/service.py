@@ -13,6 +13,7 @@ PostgreSQL full-text search) retrieves the candidates, which the same ranking or
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models.base import ModelState
@@ -40,25 +41,30 @@ class SearchHit:
     explanation: dict | None = None  # why it ranked (explain=True)
 
 
-# The scopes of the filters met so far, for one dict of books (cleared with the books).
-_scopes: dict = {"books": None}
+# The scopes of the filters met so far, and the dict of books they were found in: they
+# are forgotten with those books (replaced whole, so that threads never see half of it).
+_ScopeKey = tuple[str | None, str | None, str | None]
+_scopes: tuple[object, dict[_ScopeKey, dict[str, list[int]]]] = (None, {})
 
 
-def _books_in_scope(lang: str | None, book: str | None, game: str | None) -> dict[str, list]:
+def _books_in_scope(lang: str | None, book: str | None, game: str | None) -> dict[str, list[int]]:
     """Book language -> ids of the rulebooks to search (remembered per set of filters
     until the books change: do not modify the result)."""
+    global _scopes
     books = indexed_books()
-    if _scopes.get("books") is not books or len(_scopes) > 256:
-        _scopes.clear()
-        _scopes["books"] = books
-    key = (lang, book, game)
-    found = _scopes.get(key)
-    if found is None:
-        found = _scopes[key] = _filtered_books(books, lang, book, game)
-    return found
+    owner, known = _scopes
+    if owner is not books or len(known) > 256:
+        known = {}
+        _scopes = (books, known)
+    scope = known.get((lang, book, game))
+    if scope is None:
+        scope = known[lang, book, game] = _filtered_books(books, lang, book, game)
+    return scope
 
 
-def _filtered_books(books: dict, lang: str | None, book: str | None, game: str | None) -> dict:
+def _filtered_books(
+    books: dict[int, Any], lang: str | None, book: str | None, game: str | None
+) -> dict[str, list[int]]:
     scope: dict[str, list[int]] = {}
     for book_id, rulebook in books.items():
         if (

@@ -91,8 +91,8 @@ def _lower_classes() -> dict[str, str]:
     `text.lower()`, which is as fast as a copy."""
     classes = {}
     for base, chars in _VARIANTS.items():
-        lower = {ch for ch in chars if len(ch) == 1 and ch.lower() == ch and ord(ch) <= 0xFF}
-        lower = sorted(lower | {base})
+        latin = {ch for ch in chars if len(ch) == 1 and ch.lower() == ch and ord(ch) <= 0xFF}
+        lower = sorted(latin | {base})
         classes[base] = "[" + re.escape("".join(lower)) + "]" if len(lower) > 1 else base
     return classes
 
