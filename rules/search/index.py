@@ -336,6 +336,9 @@ class SearchIndex:
         heading = np.zeros(size, dtype=bool)
         focus = np.zeros(size, dtype=np.float32)
         context = np.zeros(size, dtype=bool)
+        # Whether a heading or a context holds an alternative: if none, the last two steps
+        # change nothing and are skipped.
+        in_heading = in_context = False
         for phrase in unit.alternatives:
             if len(phrase) == 1:
                 posting = self.body.get(phrase[0])
@@ -346,14 +349,19 @@ class SearchIndex:
                 posting = self.head.get(phrase[0])
                 if posting is not None:
                     low, high = np.searchsorted(posting, (start, end))
-                    at = posting[low:high] - start
-                    heading[at] = True
-                    focus[at] = np.maximum(focus[at], 1.0)
+                    if high > low:
+                        at = posting[low:high] - start
+                        heading[at] = True
+                        focus[at] = np.maximum(focus[at], 1.0)
+                        in_heading = True
                 posting = self.context.get(phrase[0])
                 if posting is not None:
                     low, high = np.searchsorted(posting, (start, end))
-                    context[posting[low:high] - start] = True
+                    if high > low:
+                        context[posting[low:high] - start] = True
+                        in_context = True
                 continue
+            in_heading = in_context = True
             body = self._body(phrase[0], cache)[start:end]
             head = self._head(phrase[0], cache)[start:end]
             around = self._context(phrase[0], cache)[start:end]
@@ -365,8 +373,10 @@ class SearchIndex:
             heading |= head
             context |= around
             np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
-        np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
-        match[heading] = 1.0
+        if in_context:
+            np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
+        if in_heading:
+            match[heading] = 1.0
         return match, heading, focus
 
     def _unit_idf(self, unit: Unit, lang: str, cache: _Vectors) -> float:
