@@ -22,7 +22,9 @@ For each size it prints:
   highlighted headings, as the API answers) once the index is built;
 - the naive scan's latency: every word of 3+ letters `icontains` the heading or the body
   (all words), 20 sections in the model's order, no snippets: what a plain Django search
-  would do; and the ratio of the two (medians and means).
+  would do; and the ratio of the two (medians and means), with the load average;
+- for both, each query's first run apart (what the search's per-word caches, such as typo
+  corrections, and its per-query regex have not seen yet) and the CPU time per search.
 """
 
 import argparse
