@@ -111,7 +111,10 @@ class _Vectors:
     body: dict[str, np.ndarray] = field(default_factory=dict)
     head: dict[str, np.ndarray] = field(default_factory=dict)
     context: dict[str, np.ndarray] = field(default_factory=dict)
-    units: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    # (match, heading, focus, in_heading) per unit and language: `_unit_vectors`
+    units: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = field(
+        default_factory=dict
+    )
     idf: dict[tuple, float] = field(default_factory=dict)
     games: dict[tuple, dict[str, float]] = field(default_factory=dict)
     best_passage: dict[int, int] = field(default_factory=dict)  # section -> its best line
@@ -325,11 +328,13 @@ class SearchIndex:
         return found
 
     def _unit_vectors(self, unit: Unit, lang: str, cache: _Vectors):
-        """(match, heading, focus) over the slice of `lang`: match in 0..1 (1 in the
-        heading), heading bool, and the number of heading words of the longest alternative
-        the heading holds whole. One-word alternatives are scattered from their postings.
-        A unit found only in the headings of the sections a section stands in (its context:
-        "Setup" under "A Storm of Swords") matches it CONTEXT_MATCH."""
+        """(match, heading, focus, in_heading) over the slice of `lang`: match in 0..1 (1 in
+        the heading), heading bool, the number of heading words of the longest alternative
+        the heading holds whole, and False when no heading holds the unit (heading and
+        focus are all zeros: adding them can be skipped). One-word alternatives are
+        scattered from their postings. A unit found only in the headings of the sections
+        a section stands in (its context: "Setup" under "A Storm of Swords") matches it
+        CONTEXT_MATCH."""
         start, end = self.ranges[lang]
         size = end - start
         match = np.zeros(size, dtype=np.float32)
@@ -377,7 +382,7 @@ class SearchIndex:
             np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
         if in_heading:
             match[heading] = 1.0
-        return match, heading, focus
+        return match, heading, focus, in_heading
 
     def _unit_idf(self, unit: Unit, lang: str, cache: _Vectors) -> float:
         key = (unit.alternatives, lang)
@@ -525,7 +530,7 @@ class SearchIndex:
                 continue
             local = np.where(inside, candidates - start, 0)
             share = np.zeros((candidates.size, PASSAGES), dtype=np.float32)
-            for unit, _importance, _match, credit, head in unit_weights:
+            for unit, _importance, _match, credit, head, in_heading in unit_weights:
                 if not credit:
                     continue
                 bits = np.zeros(candidates.size, dtype=np.uint64)
@@ -535,7 +540,8 @@ class SearchIndex:
                         phrase_bits = phrase_bits & lines_at(token)
                     bits |= phrase_bits
                 bits |= bits >> np.uint64(1)  # a passage is a line and the next one
-                bits[head[local] & inside] = ALL_PASSAGES
+                if in_heading:
+                    bits[head[local] & inside] = ALL_PASSAGES
                 unpacked = np.unpackbits(bits.view(np.uint8).reshape(-1, 8), axis=1,
                                          bitorder="little")  # fmt: skip
                 share += credit * unpacked
@@ -592,14 +598,15 @@ class SearchIndex:
 
     def _interpretation(self, lang_query: LangQuery, interpretation, cache, label_idf):
         """(coverage numerator, heading numerator, weight sum, units) over the slice of the
-        query's language; None when no unit weighs anything."""
+        query's language, units as (unit, importance, match, credit, heading, in_heading);
+        None when no unit weighs anything."""
         start, end = self.ranges[lang_query.lang]
         total = np.zeros(end - start, dtype=np.float32)
         heading = np.zeros(end - start, dtype=np.float32)
         weight_sum = 0.0
         unit_weights = []
         for unit in interpretation:
-            match, head = self._unit(unit, lang_query.lang, cache)
+            match, head, _focus, in_heading = self._unit_all(unit, lang_query.lang, cache)
             credit = unit.weight * self._unit_idf(unit, lang_query.lang, cache)
             # A word read in this language weighs its own IDF here; one this language lacks,
             # or holds only as a foreign word, weighs what it does where it is read.
@@ -611,8 +618,9 @@ class SearchIndex:
             weight_sum += importance
             if credit:
                 total += credit * match
-                heading += credit * head
-            unit_weights.append((unit, importance, match, credit, head))
+                if in_heading:
+                    heading += credit * head
+            unit_weights.append((unit, importance, match, credit, head, in_heading))
         if weight_sum <= 0:
             return None
         return total, heading, weight_sum, unit_weights
@@ -684,7 +692,9 @@ class SearchIndex:
             for interpretation in lang_query.interpretations:
                 hits = np.zeros(end - start, dtype=np.float32)
                 for unit in interpretation:
-                    hits += self._unit_all(unit, lang, cache)[2]
+                    _match, _head, focus, in_heading = self._unit_all(unit, lang, cache)
+                    if in_heading:
+                        hits += focus
                 np.maximum(best[start:end], hits, out=best[start:end])
         return np.minimum(np.divide(best, np.maximum(self.heading_sizes, 1.0)), 1.0)
 
