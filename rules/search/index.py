@@ -111,11 +111,15 @@ class _Vectors:
     body: dict[str, np.ndarray] = field(default_factory=dict)
     head: dict[str, np.ndarray] = field(default_factory=dict)
     context: dict[str, np.ndarray] = field(default_factory=dict)
-    units: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    # (match, heading, focus, in_heading) per unit and language: `_unit_vectors`
+    units: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = field(
+        default_factory=dict
+    )
     idf: dict[tuple, float] = field(default_factory=dict)
     games: dict[tuple, dict[str, float]] = field(default_factory=dict)
     best_passage: dict[int, int] = field(default_factory=dict)  # section -> its best line
     passage: dict[int, float] = field(default_factory=dict)  # section -> that passage's share
+    preference: np.ndarray | None = None  # the reader's language (`_reader_language`)
 
 
 class SearchIndex:
@@ -172,6 +176,7 @@ class SearchIndex:
         self._scopes: dict[tuple, np.ndarray] = {}
         self.heading_sizes = np.zeros(n, dtype=np.float32)
         self.prose = np.fromiter((_prose_share(r.body) for r in rows), dtype=np.float32, count=n)
+        self.fragments = W_FRAGMENTS * (1.0 - self.prose)  # what each section's shape costs
         editions: dict[tuple[str, str], list[int]] = {}
         for position, row in enumerate(rows):
             if row.rule_key and row.edition:
@@ -323,17 +328,22 @@ class SearchIndex:
         return found
 
     def _unit_vectors(self, unit: Unit, lang: str, cache: _Vectors):
-        """(match, heading, focus) over the slice of `lang`: match in 0..1 (1 in the
-        heading), heading bool, and the number of heading words of the longest alternative
-        the heading holds whole. One-word alternatives are scattered from their postings.
-        A unit found only in the headings of the sections a section stands in (its context:
-        "Setup" under "A Storm of Swords") matches it CONTEXT_MATCH."""
+        """(match, heading, focus, in_heading) over the slice of `lang`: match in 0..1 (1 in
+        the heading), heading bool, the number of heading words of the longest alternative
+        the heading holds whole, and False when no heading holds the unit (heading and
+        focus are all zeros: adding them can be skipped). One-word alternatives are
+        scattered from their postings. A unit found only in the headings of the sections
+        a section stands in (its context: "Setup" under "A Storm of Swords") matches it
+        CONTEXT_MATCH."""
         start, end = self.ranges[lang]
         size = end - start
         match = np.zeros(size, dtype=np.float32)
         heading = np.zeros(size, dtype=bool)
         focus = np.zeros(size, dtype=np.float32)
         context = np.zeros(size, dtype=bool)
+        # Whether a heading or a context holds an alternative: if none, the last two steps
+        # change nothing and are skipped.
+        in_heading = in_context = False
         for phrase in unit.alternatives:
             if len(phrase) == 1:
                 posting = self.body.get(phrase[0])
@@ -344,14 +354,19 @@ class SearchIndex:
                 posting = self.head.get(phrase[0])
                 if posting is not None:
                     low, high = np.searchsorted(posting, (start, end))
-                    at = posting[low:high] - start
-                    heading[at] = True
-                    focus[at] = np.maximum(focus[at], 1.0)
+                    if high > low:
+                        at = posting[low:high] - start
+                        heading[at] = True
+                        focus[at] = np.maximum(focus[at], 1.0)
+                        in_heading = True
                 posting = self.context.get(phrase[0])
                 if posting is not None:
                     low, high = np.searchsorted(posting, (start, end))
-                    context[posting[low:high] - start] = True
+                    if high > low:
+                        context[posting[low:high] - start] = True
+                        in_context = True
                 continue
+            in_heading = in_context = True
             body = self._body(phrase[0], cache)[start:end]
             head = self._head(phrase[0], cache)[start:end]
             around = self._context(phrase[0], cache)[start:end]
@@ -363,9 +378,11 @@ class SearchIndex:
             heading |= head
             context |= around
             np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
-        np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
-        match[heading] = 1.0
-        return match, heading, focus
+        if in_context:
+            np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
+        if in_heading:
+            match[heading] = 1.0
+        return match, heading, focus, in_heading
 
     def _unit_idf(self, unit: Unit, lang: str, cache: _Vectors) -> float:
         key = (unit.alternatives, lang)
@@ -404,26 +421,38 @@ class SearchIndex:
         if candidates.size > wanted:
             top = np.argpartition(-scores[candidates], wanted - 1)[:wanted]
             candidates = candidates[top]
-        order = sorted(
+        # Sorted on Python values (a list per column): indexing numpy per element is slow.
+        keys = zip(
+            (-round(value, 4) for value in scores[candidates].tolist()),
+            self.book_ids[candidates].tolist(),
+            self.positions[candidates].tolist(),
             candidates.tolist(),
-            key=lambda p: (-round(float(scores[p]), 4), self.book_ids[p], self.positions[p]),
+            strict=True,
         )
-        return self._fold_translations(order, scores, matched, plan)[:limit], cache
+        order = [key[3] for key in sorted(keys)]
+        return self._fold_translations(order, scores, matched, cache.preference, limit), cache
 
-    def _fold_translations(self, order, scores, matched, plan) -> list[Ranked]:
+    def _fold_translations(self, order, scores, matched, preference, limit) -> list[Ranked]:
         """One result per rule: where a rule matches in several languages of one edition
         (the French and Persian board game), it ranks at its best score and is shown in the
         reader's language (else the same script, else where it scored best)."""
-        preference = self._reader_language(plan)
         seen: set[int] = set()
-        ranked = []
-        for position in order:
+        ranked: list[Ranked] = []
+        for position, score in zip(order, scores[order].tolist(), strict=True):
+            if len(ranked) == limit:
+                break
             if position in seen:
                 continue
-            group = [p for p in self.translations.get(position, (position,)) if matched[p]]
+            group = self.translations.get(position)
+            if group is None:
+                ranked.append(Ranked(position, score))
+                continue
+            group = [p for p in group if matched[p]]
             seen.update(group)
-            shown = max(group, key=lambda p: (preference[p], scores[p]))
-            ranked.append(Ranked(shown, float(max(scores[p] for p in group))))
+            values = scores[group].tolist()
+            shown = max(zip(preference[group].tolist(), values, group, strict=True),
+                        key=lambda item: item[:2])[2]  # fmt: skip
+            ranked.append(Ranked(shown, max(values)))
         return ranked
 
     def scores(
@@ -467,9 +496,10 @@ class SearchIndex:
             score += W_GAME * self._game_prior(plan, evidence)
             score += W_NAMED_GAME * self._named_games(plan)
         score += W_FOCUS * self._focus(plan, cache)
-        score += W_LANGUAGE * self._reader_language(plan)
+        cache.preference = self._reader_language(plan)
+        score += W_LANGUAGE * cache.preference
         score -= self.kind_penalty
-        score -= W_FRAGMENTS * (1.0 - self.prose)
+        score -= self.fragments
         self._add_passages(score, matched, readings, cache, asks_number=plan.asks_number)
         return score, matched, cache
 
@@ -485,6 +515,14 @@ class SearchIndex:
             top = np.argpartition(-score[candidates], PASSAGE_CANDIDATES - 1)
             candidates = candidates[top[:PASSAGE_CANDIDATES]]
         best = np.zeros(candidates.size, dtype=np.float32)
+        token_lines: dict[str, np.ndarray] = {}  # token -> its lines in the candidates
+
+        def lines_at(token: str) -> np.ndarray:
+            found = token_lines.get(token)
+            if found is None:
+                found = token_lines[token] = self._lines_at(token, candidates)
+            return found
+
         for lang, reading, weight_sum, unit_weights in readings:
             start, end = self.ranges[lang]
             inside = (candidates >= start) & (candidates < end)
@@ -492,17 +530,18 @@ class SearchIndex:
                 continue
             local = np.where(inside, candidates - start, 0)
             share = np.zeros((candidates.size, PASSAGES), dtype=np.float32)
-            for unit, _importance, _match, credit, head in unit_weights:
+            for unit, _importance, _match, credit, head, in_heading in unit_weights:
                 if not credit:
                     continue
                 bits = np.zeros(candidates.size, dtype=np.uint64)
                 for phrase in unit.alternatives:
-                    phrase_bits = self._lines_at(phrase[0], candidates)
+                    phrase_bits = lines_at(phrase[0])
                     for token in phrase[1:]:
-                        phrase_bits = phrase_bits & self._lines_at(token, candidates)
+                        phrase_bits = phrase_bits & lines_at(token)
                     bits |= phrase_bits
                 bits |= bits >> np.uint64(1)  # a passage is a line and the next one
-                bits[head[local] & inside] = ALL_PASSAGES
+                if in_heading:
+                    bits[head[local] & inside] = ALL_PASSAGES
                 unpacked = np.unpackbits(bits.view(np.uint8).reshape(-1, 8), axis=1,
                                          bitorder="little")  # fmt: skip
                 share += credit * unpacked
@@ -532,7 +571,7 @@ class SearchIndex:
         the same script (French for an English query), else 0: of two editions of a rule,
         the reader gets the one they can read first."""
         preference = np.zeros(self.size, dtype=np.float32)
-        for lang, mask in self.lang_masks.items():
+        for lang, (start, end) in self.ranges.items():  # each language's sections in a row
             weight = plan.sources.get(lang, 0.0)
             if weight >= 1.0:
                 value = 1.0
@@ -540,7 +579,7 @@ class SearchIndex:
                 value = 0.5
             else:
                 value = 0.0
-            preference[mask] = value
+            preference[start:end] = value
         return preference
 
     def _label_idf(self, plan: QueryPlan, cache: _Vectors) -> dict[str, float]:
@@ -559,14 +598,15 @@ class SearchIndex:
 
     def _interpretation(self, lang_query: LangQuery, interpretation, cache, label_idf):
         """(coverage numerator, heading numerator, weight sum, units) over the slice of the
-        query's language; None when no unit weighs anything."""
+        query's language, units as (unit, importance, match, credit, heading, in_heading);
+        None when no unit weighs anything."""
         start, end = self.ranges[lang_query.lang]
         total = np.zeros(end - start, dtype=np.float32)
         heading = np.zeros(end - start, dtype=np.float32)
         weight_sum = 0.0
         unit_weights = []
         for unit in interpretation:
-            match, head = self._unit(unit, lang_query.lang, cache)
+            match, head, _focus, in_heading = self._unit_all(unit, lang_query.lang, cache)
             credit = unit.weight * self._unit_idf(unit, lang_query.lang, cache)
             # A word read in this language weighs its own IDF here; one this language lacks,
             # or holds only as a foreign word, weighs what it does where it is read.
@@ -578,8 +618,9 @@ class SearchIndex:
             weight_sum += importance
             if credit:
                 total += credit * match
-                heading += credit * head
-            unit_weights.append((unit, importance, match, credit, head))
+                if in_heading:
+                    heading += credit * head
+            unit_weights.append((unit, importance, match, credit, head, in_heading))
         if weight_sum <= 0:
             return None
         return total, heading, weight_sum, unit_weights
@@ -624,10 +665,10 @@ class SearchIndex:
     def _game_prior(self, plan: QueryPlan, evidence: Mapping[str, float]) -> np.ndarray:
         """Per section, the likelihood of its game given the query's words (0..1, summing
         to 1 over the games)."""
-        prior = np.zeros(self.size, dtype=np.float32)
+        shares = np.zeros(len(self.game_names), dtype=np.float32)
         for game, share in self.game_likelihood(evidence).items():
-            prior[self.game_masks[game]] = share
-        return prior
+            shares[self.game_names.index(game)] = share
+        return shares[self.game_codes]
 
     def _named_games(self, plan: QueryPlan) -> np.ndarray:
         named = np.zeros(self.size, dtype=np.float32)
@@ -651,7 +692,9 @@ class SearchIndex:
             for interpretation in lang_query.interpretations:
                 hits = np.zeros(end - start, dtype=np.float32)
                 for unit in interpretation:
-                    hits += self._unit_all(unit, lang, cache)[2]
+                    _match, _head, focus, in_heading = self._unit_all(unit, lang, cache)
+                    if in_heading:
+                        hits += focus
                 np.maximum(best[start:end], hits, out=best[start:end])
         return np.minimum(np.divide(best, np.maximum(self.heading_sizes, 1.0)), 1.0)
 

@@ -35,6 +35,7 @@ MIN_TYPO_LETTERS = 5
 LONG_WORD_LETTERS = 8
 MAX_CORRECTIONS = 3
 COMMON_FREQUENCY = 3  # sections; rarer tokens may be typos or OCR fragments
+CLOSEST_CACHE = 4096  # typo corrections (and variants) remembered per vocabulary
 # How much a reading of the query counts when the query's words say it is in another
 # language ("how many inches" is English: its French reading is a weak guess).
 OTHER_READING = 0.55
@@ -234,6 +235,10 @@ class Vocabulary:
         self.surface = dict(surface or {})
         self._tokens = _by_length(self.frequencies)
         self._words = _by_length(self.surface)
+        # `closest` is a pure function of its arguments and of this vocabulary (rebuilt
+        # with the index): its answers are remembered, a bounded number of them.
+        self._closest: dict[tuple[str, int, str, int, int], list[str]] = {}
+        self._variants: dict[str, tuple[str, ...]] = {}
 
     def __contains__(self, token: object) -> bool:
         return token in self.frequencies
@@ -257,6 +262,31 @@ class Vocabulary:
         `min_frequency`, only tokens found in at least that many sections."""
         if max_distance < 1:
             return []
+        key = (token, max_distance, word, limit, min_frequency)
+        found = self._closest.get(key)
+        if found is None:
+            if len(self._closest) >= CLOSEST_CACHE:
+                self._closest.clear()
+            found = self._closest[key] = self._find_closest(*key)
+        return list(found)
+
+    def variants(self, token: str) -> tuple[str, ...]:
+        """The forms of `token` with a verb or adjective ending more or less
+        (VARIANT_ENDINGS) that this vocabulary holds (remembered, a bounded number)."""
+        found = self._variants.get(token)
+        if found is None:
+            forms = [token + ending for ending in VARIANT_ENDINGS]
+            forms += [token[: -len(e)] for e in VARIANT_ENDINGS if token.endswith(e)]
+            if len(self._variants) >= CLOSEST_CACHE:
+                self._variants.clear()
+            found = self._variants[token] = tuple(
+                form for form in forms if len(form) >= 3 and form in self
+            )
+        return found
+
+    def _find_closest(
+        self, token: str, max_distance: int, word: str, limit: int, min_frequency: int
+    ) -> list[str]:
         distances: dict[str, int] = {}
         for choice, distance, _index in _nearest(token, self._tokens, max_distance):
             distances[choice] = min(distance, distances.get(choice, distance))
@@ -559,11 +589,8 @@ def _with_variants(interpretation: Interpretation, vocabulary: Vocabulary) -> In
         for phrase in unit.alternatives:
             if len(phrase) != 1 or len(phrase[0]) < 3 or not phrase[0].isalpha():
                 continue
-            token = phrase[0]
-            forms = [token + ending for ending in VARIANT_ENDINGS]
-            forms += [token[: -len(e)] for e in VARIANT_ENDINGS if token.endswith(e)]
-            for form in forms:
-                if len(form) >= 3 and form in vocabulary and (form,) not in alternatives:
+            for form in vocabulary.variants(phrase[0]):
+                if (form,) not in alternatives:
                     alternatives.append((form,))
         units.append(replace(unit, alternatives=tuple(alternatives)) if len(alternatives) >
                      len(unit.alternatives) else unit)  # fmt: skip

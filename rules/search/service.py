@@ -12,8 +12,8 @@ PostgreSQL full-text search) retrieves the candidates, which the same ranking or
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models.base import ModelState
@@ -41,10 +41,32 @@ class SearchHit:
     explanation: dict | None = None  # why it ranked (explain=True)
 
 
-def _books_in_scope(lang: str | None, book: str | None, game: str | None) -> dict[str, list]:
-    """Book language -> ids of the rulebooks to search."""
+# The scopes of the filters met so far, and the dict of books they were found in: they
+# are forgotten with those books (replaced whole, so that threads never see half of it).
+_ScopeKey = tuple[str | None, str | None, str | None]
+_scopes: tuple[object, dict[_ScopeKey, dict[str, list[int]]]] = (None, {})
+
+
+def _books_in_scope(lang: str | None, book: str | None, game: str | None) -> dict[str, list[int]]:
+    """Book language -> ids of the rulebooks to search (remembered per set of filters
+    until the books change: do not modify the result)."""
+    global _scopes
+    books = indexed_books()
+    owner, known = _scopes
+    if owner is not books or len(known) > 256:
+        known = {}
+        _scopes = (books, known)
+    scope = known.get((lang, book, game))
+    if scope is None:
+        scope = known[lang, book, game] = _filtered_books(books, lang, book, game)
+    return scope
+
+
+def _filtered_books(
+    books: dict[int, Any], lang: str | None, book: str | None, game: str | None
+) -> dict[str, list[int]]:
     scope: dict[str, list[int]] = {}
-    for book_id, rulebook in indexed_books().items():
+    for book_id, rulebook in books.items():
         if (
             (lang and rulebook.lang != lang)
             or (book and rulebook.slug != book)
@@ -145,10 +167,12 @@ def search_sections(
 
 
 def _clone(instance):
-    """A shallow copy of a cached model instance (copy.copy pickles its state: slower)."""
+    """A shallow copy of a cached model instance and of its state, as `copy.copy` makes
+    them (without going through pickling's protocol: faster)."""
     clone = object.__new__(type(instance))
     clone.__dict__.update(instance.__dict__)
-    clone._state = copy.copy(instance._state)
+    clone._state = ModelState()
+    clone._state.__dict__.update(instance._state.__dict__)
     return clone
 
 

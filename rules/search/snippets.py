@@ -23,7 +23,6 @@ ROW_SEPARATOR = " / "
 _TABLE_ROW = re.compile(r"^[ \t]*\|(.*?)\|?[ \t]*$")
 _TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*(?::?-{2,}:?[ \t]*)?")
 SNIPPET_MATCHES = 12  # matched words looked at to place a snippet
-_SPACES = re.compile(r"\s+")
 
 
 _TOKEN_CACHE: dict[tuple[str, str], frozenset[str]] = {}
@@ -62,17 +61,38 @@ def _variant_classes() -> dict[str, set[str]]:
 
 
 _VARIANTS = _variant_classes()
-_FA_GAP = "[\u064b-\u065f\u0670\u0640]*"
+# Harakat, tanwin, shadda, superscript alef (folded to one of them, below) and tatweel.
+_FA_MARK = "\u064b"
+_FA_GAP = f"[{_FA_MARK}\u0640]*"
 _FA_PREFIX_GAP = "[\\s\u200c]*"
 
 
+def _folding() -> dict[int, str]:
+    """The prefilter's folding, one character for one (offsets stay): each lower-case
+    variant beyond Latin-1 (ā, ą, ي, ك, ۲…) -> the letter it stands for, each Arabic mark
+    -> one of them. A regex class holding a character beyond Latin-1 costs about 50 µs to
+    compile (a big charset), and the prefilter is compiled once per query: with the rare
+    variants folded in the text, its classes hold Latin-1 letters only."""
+    table = {code: _FA_MARK for code in [*range(0x064C, 0x0660), 0x0670]}
+    for base, chars in _VARIANTS.items():
+        for ch in chars:
+            if len(ch) == 1 and ch.lower() == ch and ch != base and ord(ch) > 0xFF:
+                table[ord(ch)] = base
+    return table
+
+
+_FOLDING = _folding()
+_TO_FOLD = re.compile("[" + re.escape("".join(map(chr, sorted(_FOLDING)))) + "]")
+
+
 def _lower_classes() -> dict[str, str]:
-    """For each letter of a normalised token, a regex class of the lower-case letters it
-    stands for (accents, Arabic/Persian letter variants): patterns run on `text.lower()`,
-    which is as fast as a copy."""
+    """For each letter of a normalised token, a regex class of the lower-case Latin-1 letters
+    it stands for (accents; the other variants are folded, `_folding`): patterns run on
+    `text.lower()`, which is as fast as a copy."""
     classes = {}
     for base, chars in _VARIANTS.items():
-        lower = sorted({ch for ch in chars if ch.lower() == ch and len(ch) == 1} | {base})
+        latin = {ch for ch in chars if len(ch) == 1 and ch.lower() == ch and ord(ch) <= 0xFF}
+        lower = sorted(latin | {base})
         classes[base] = "[" + re.escape("".join(lower)) + "]" if len(lower) > 1 else base
     return classes
 
@@ -130,6 +150,8 @@ def marked_spans(
     lower = text.lower()
     if len(lower) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets
         lower = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+    if _TO_FOLD.search(lower) is not None:  # rare in the books (a Persian text's marks)
+        lower = lower.translate(_FOLDING)
     for hit in _prefilter(candidates or wanted).finditer(lower):
         match = _WORD.match(text, hit.start())
         if match is not None and (not spans or match.start() >= spans[-1][1]):
@@ -256,7 +278,7 @@ def snippet(
 def _window(text: str, spans: list[tuple[int, int]], size: int) -> str:
     """The window of about `size` characters around the densest spans, rendered."""
     if len(text) <= size:
-        return _SPACES.sub(" ", render(text, spans))
+        return _collapse_spaces(render(text, spans))
     start = _best_window(spans, size) if spans else 0
     # Open a little before the first match, on a word boundary.
     if start > 0:
@@ -270,7 +292,7 @@ def _window(text: str, spans: list[tuple[int, int]], size: int) -> str:
     inside = [
         (max(s, start) - start, min(e, end) - start) for s, e in spans if e > start and s < end
     ]
-    body = _SPACES.sub(" ", render(text[start:end], inside))
+    body = _collapse_spaces(render(text[start:end], inside))
     return (ELLIPSIS if start > 0 else "") + body + (ELLIPSIS if end < len(text) else "")
 
 
@@ -306,7 +328,17 @@ def _from_line(
         return None
     before = ELLIPSIS if "".join(lines[:line]).strip() else ""
     after = ELLIPSIS if cut < len(rest) or more else ""
-    return before + _SPACES.sub(" ", render(part, spans)) + after
+    return before + _collapse_spaces(render(part, spans)) + after
+
+
+def _collapse_spaces(text: str) -> str:
+    r"""Each run of whitespace as one space, as `re.sub(r"\s+", " ", text)` does (str.split
+    knows the same whitespace, and is several times faster)."""
+    parts = text.split()
+    if not parts:
+        return " " if text else ""
+    lead = " " if text[0].isspace() else ""
+    return lead + " ".join(parts) + (" " if text[-1].isspace() else "")
 
 
 def _last_space(text: str, start: int, end: int) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules.search.snippets import plain_text, snippet
+from rules.search.normalise import tokens
+from rules.search.snippets import highlight, plain_text, snippet
 from rules.templatetags.rules_text import rules_body
 
 QUICKREF = Path(__file__).resolve().parents[2] / "rules" / "data" / "quickref"
@@ -42,3 +43,20 @@ def test_snippet_of_a_table_shows_no_pipes_or_rule_lines():
     shown = snippet(_game_modes_table(), "en", {"clash"})
     assert "<mark>Clash</mark> of Kings · 3 tokens" in shown
     assert "|" not in shown and "---" not in shown
+
+
+def test_highlight_marks_a_word_written_with_an_accent_beyond_latin_1():
+    assert highlight("La Mārche forcée", "fr", set(tokens("marche", "fr"))) == (
+        "La <mark>Mārche</mark> forcée"
+    )
+
+
+def test_highlight_marks_a_persian_word_written_with_an_arabic_letter():
+    raven = "\u0643\u0644\u0627\u063a"  # كلاغ with the Arabic kaf
+    shown = highlight(f"توکن {raven} پیام رسان", "fa", set(tokens("کلاغ", "fa")))
+    assert shown == f"توکن <mark>{raven}</mark> پیام رسان"
+
+
+def test_snippet_shows_each_run_of_whitespace_as_one_space():
+    shown = snippet("Une  charge\n\n\tdéclarée\u00a0ici.", "fr", set(tokens("charge", "fr")))
+    assert shown == "Une <mark>charge</mark> déclarée ici."
