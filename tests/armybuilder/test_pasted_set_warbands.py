@@ -1,7 +1,11 @@
 """Pasted warbands read against players' card sets (issue 14b): the import and check page
 (`/lists/import/`) and `POST /api/v1/lists/check/` with `sets`."""
 
+import io
+import json
+
 import pytest
+from django.core.management import CommandError, call_command
 from rest_framework.authtoken.models import Token
 
 from armybuilder.lists.models import ArmyList
@@ -232,3 +236,47 @@ def test_imported_warband_never_takes_another_users_private_scenario(client, ali
     client.force_login(bob)
     post_import(client, RAID, action="import", sets=[mine])
     assert ArmyList.objects.get().scenario is None
+
+
+# --- manage.py checklist --set ---------------------------------------------------------------
+
+
+def run_checklist(tmp_path, text, *args):
+    path = tmp_path / "warband.txt"
+    path.write_text(text, encoding="utf-8")
+    out = io.StringIO()
+    try:
+        call_command("checklist", str(path), "--format", "json", *args, stdout=out)
+    except SystemExit as exit_:
+        return exit_.code, json.loads(out.getvalue())
+    return 0, json.loads(out.getvalue())
+
+
+def test_checklist_reads_a_warband_against_a_published_set(tmp_path, alice, baratheon):
+    card_set = storm(alice, "published")
+    status, data = run_checklist(tmp_path, LEGAL, "--set", card_set.slug)
+    assert (status, data["status"]) == (0, "legal"), codes(data)
+
+
+def test_checklist_without_set_reads_the_shipped_cards_only(tmp_path, alice, baratheon):
+    storm(alice, "published")
+    status, data = run_checklist(tmp_path, LEGAL)
+    assert status == 1 and data["status"] != "legal"
+
+
+def test_checklist_reads_a_private_set_as_its_owner(tmp_path, alice, baratheon):
+    card_set = storm(alice)
+    status, data = run_checklist(tmp_path, LEGAL, "--set", card_set.slug, "--user", "alice")
+    assert (status, data["status"]) == (0, "legal"), codes(data)
+
+
+def test_checklist_refuses_another_users_private_set(tmp_path, alice, baratheon):
+    card_set = storm(alice)
+    with pytest.raises(CommandError, match="unknown card set"):
+        run_checklist(tmp_path, LEGAL, "--set", card_set.slug)
+
+
+def test_checklist_refuses_an_unknown_user(tmp_path, alice, baratheon):
+    card_set = storm(alice, "published")
+    with pytest.raises(CommandError, match="no user"):
+        run_checklist(tmp_path, LEGAL, "--set", card_set.slug, "--user", "nobody")

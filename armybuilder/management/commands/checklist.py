@@ -8,6 +8,7 @@ import json
 import sys
 from collections.abc import Mapping
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from armybuilder.checking import (
@@ -21,6 +22,7 @@ from armybuilder.checking import (
 from armybuilder.lists.selectors import reading_card_names
 from armybuilder.result import CheckResult
 from armybuilder.serializers import result_json
+from cards.card_sets.selectors import UnusableSet, usable_sets_named
 
 
 def _read(path: str) -> str:
@@ -94,6 +96,18 @@ def format_reading(result: CheckResult, names: Mapping[str, str]) -> list[str]:
     return out
 
 
+def _card_sets(refs: list[str], username: str | None) -> list:
+    reader = None
+    if username:
+        reader = get_user_model().objects.filter(username=username).first()
+        if reader is None:
+            raise CommandError(f"checklist: no user {username!r}", returncode=2)
+    try:
+        return usable_sets_named(refs, reader)
+    except UnusableSet as exc:
+        raise CommandError(f"checklist: unknown card set {exc.ref!r}", returncode=2) from exc
+
+
 class Command(BaseCommand):
     help = "Check TMG army lists or Tactics warbands given as text files ('-' = stdin)."
 
@@ -108,10 +122,24 @@ class Command(BaseCommand):
             action="store_true",
             help="the files are allied lists of one team: each character at most once",
         )
+        parser.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            dest="sets",
+            metavar="SLUG",
+            help="Tactics: also read warbands against this card set (slug or id; repeat for "
+            "several); a published, shared or example set, or one of --user's own",
+        )
+        parser.add_argument(
+            "--user", metavar="USERNAME", help="read --set as this user (their private sets)"
+        )
 
-    def handle(self, *args, files, game, ruleset, lang, format, team=False, **options):
+    def handle(
+        self, *args, files, game, ruleset, lang, format, team=False, sets=(), user=None, **options
+    ):
         check_options = CheckOptions(game=game, ruleset=ruleset, lang=lang)
-        pools = Pools()
+        pools = Pools(card_sets=_card_sets(list(sets), user)) if sets else Pools()
         items = []
         for path in files:
             text = _read(path)
