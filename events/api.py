@@ -408,12 +408,12 @@ class EventIntakeView(EventAPIView):
             outcome = services.intake_lists(event=event, pieces=pieces, actor=request.user)
         except intake.IntakeError as exc:
             return invalid_request({"text": [exc.message.in_language(current_language())]})
-        lang = current_language()
-        rows = selectors.report_rows(
-            list(outcome.lists), lang=lang, where=[p.where(lang) for p in outcome.pieces]
-        )
-        report = selectors.EventReport(
-            event=event, rows=rows, lang=lang, generated_at=timezone.now()
+        report = selectors.intake_report(
+            event,
+            outcome.lists,
+            pieces=outcome.pieces,
+            lang=current_language(),
+            now=timezone.now(),
         )
         return Response(report_json(report, organiser=True, request=request))
 
