@@ -13,6 +13,7 @@ from functools import wraps
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
@@ -419,6 +420,14 @@ def review(request: HttpRequest, event_id: int, list_id: int) -> HttpResponse:
     return _organiser_action(request, event_id, perform)
 
 
+def _account(username: str) -> AbstractBaseUser:
+    """The account of this name; EventRefused on the username field when there is none."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise services.EventRefused(_("No account has this name."), field="username")
+    return user
+
+
 @login_required
 @require_POST
 def add_player(request: HttpRequest, event_id: int) -> HttpResponse:
@@ -426,16 +435,12 @@ def add_player(request: HttpRequest, event_id: int) -> HttpResponse:
         form = PlayerForm(request.POST)
         if not form.is_valid():
             raise services.EventRefused(_("Give the player's name."), field="name")
-        user = None
-        if form.cleaned_data["username"]:
-            user = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
-            if user is None:
-                raise services.EventRefused(_("No account has this name."), field="username")
+        username = form.cleaned_data["username"]
         player = services.add_player(
             event=event,
             actor=request.user,
             name=form.cleaned_data["name"],
-            user=user,
+            user=_account(username) if username else None,
             team=form.cleaned_data["team"],
         )
         messages.success(request, _("%(player)s plays in the event.") % {"player": player.name})
@@ -449,10 +454,7 @@ def add_organiser(request: HttpRequest, event_id: int) -> HttpResponse:
     def perform(event: Event) -> None:
         form = OrganiserForm(request.POST)
         name = form.cleaned_data["username"] if form.is_valid() else ""
-        user = get_user_model().objects.filter(username=name).first()
-        if user is None:
-            raise services.EventRefused(_("No account has this name."), field="username")
-        services.add_organiser(event=event, actor=request.user, user=user)
+        services.add_organiser(event=event, actor=request.user, user=_account(name))
         messages.success(request, _("%(name)s organises the event too.") % {"name": name})
 
     return _organiser_action(request, event_id, perform)
