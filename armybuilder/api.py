@@ -15,7 +15,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import invalid_request
+from armybuilder.api_errors import invalid_request, validated
 from armybuilder.api_parsers import JSONParser
 from armybuilder.checking import (
     GAMES,
@@ -263,10 +263,7 @@ class ObtainTokenView(APIView):
         from django.contrib.auth import authenticate
         from rest_framework.authtoken.models import Token
 
-        serializer = TokenRequestSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid_request(serializer.errors)
-        user = authenticate(request=request, **serializer.validated_data)
+        user = authenticate(request=request, **validated(TokenRequestSerializer(data=request.data)))
         if user is None or not user.is_active:
             return Response(
                 {"detail": _("Wrong user name or password."), "code": "invalid_credentials"},

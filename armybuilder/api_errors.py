@@ -2,7 +2,8 @@
 and no request, however malformed, answers 500.
 
 - `exception_handler` (DRF): adds `code` to DRF's errors; a service that cannot be reached
-  (`ServiceUnavailable`) answers 503 with Retry-After.
+  (`ServiceUnavailable`) answers 503 with Retry-After; a body its serializer refused
+  (`validated(serializer)` raises `InvalidRequest`) answers `invalid_request`'s 400.
 - `armybuilder.api_parsers.JSONParser` (DRF): a body nested too deeply for Python's parser
   is a 400, not a RecursionError (a module of its own: DRF's settings import it while
   rest_framework.views, which this module imports, is still loading).
@@ -16,6 +17,7 @@ and no request, however malformed, answers 500.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
@@ -28,6 +30,9 @@ from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+if TYPE_CHECKING:
+    from rest_framework.serializers import Serializer
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +48,26 @@ class ServiceUnavailable(APIException):
     default_detail = gettext_lazy("This service is unavailable for a moment. Try again shortly.")
 
 
+class InvalidRequest(Exception):
+    """A request body its serializer refused; the exception handler answers it with
+    `invalid_request(errors)`."""
+
+    def __init__(self, errors: dict) -> None:
+        super().__init__(errors)
+        self.errors = errors
+
+
+def validated(serializer: Serializer) -> Any:
+    """The serializer's validated data; InvalidRequest (a 400 naming the first field at
+    fault) when the body does not pass."""
+    if not serializer.is_valid():
+        raise InvalidRequest(serializer.errors)
+    return serializer.validated_data
+
+
 def exception_handler(exc, context):
+    if isinstance(exc, InvalidRequest):
+        return invalid_request(exc.errors)
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(response.data, dict) and "detail" in response.data:
         default = "not_found" if isinstance(exc, Http404) else "error"

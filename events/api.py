@@ -28,7 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import invalid_request
+from armybuilder.api_errors import invalid_request, validated
 from armybuilder.api_parsers import JSONParser
 from armybuilder.lists.models import ArmyList
 from armybuilder.serializers import ErrorSerializer
@@ -126,9 +126,7 @@ class EventsView(EventAPIView):
     def post(self, request: Request) -> Response:
         if not request.user.is_authenticated:
             raise NotAuthenticated(_("Sign in to create an event."))
-        serializer = EventWriteSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid_request(serializer.errors)
+        validated(EventWriteSerializer(data=request.data))
         event = services.create_event(creator=request.user, data=request.data)
         return _event_response(self, event, status.HTTP_201_CREATED)
 
@@ -150,9 +148,7 @@ class EventDetailView(EventAPIView):
     )
     def patch(self, request: Request, event_id: int) -> Response:
         event = self.event(event_id)
-        serializer = EventWriteSerializer(data=request.data, partial=True)
-        if not serializer.is_valid():
-            return invalid_request(serializer.errors)
+        validated(EventWriteSerializer(data=request.data, partial=True))
         event = services.update_event(event=event, actor=request.user, data=request.data)
         return _event_response(self, event)
 
@@ -165,16 +161,12 @@ class EventJoinView(EventAPIView):
         responses={200: PlayerSerializer, 400: ERROR, 401: ERROR, 404: ERROR, 409: ERROR},
     )
     def post(self, request: Request, event_id: int) -> Response:
-        serializer = JoinSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid_request(serializer.errors)
-        token = serializer.validated_data.get("token")
+        data = validated(JoinSerializer(data=request.data))
+        token = data.get("token")
         event = selectors.event_for_viewer(event_id=event_id, user=request.user, token=token)
         if event is None:
             raise NotFound(_("No event you may see has this number."))
-        player = services.join_event(
-            event=event, user=request.user, team=serializer.validated_data.get("team", "")
-        )
+        player = services.join_event(event=event, user=request.user, team=data.get("team", ""))
         return Response(_player_json(player))
 
 
@@ -208,10 +200,7 @@ class EventPlayersView(EventAPIView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event(event_id)
-        serializer = PlayerWriteSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid_request(serializer.errors)
-        data = serializer.validated_data
+        data = validated(PlayerWriteSerializer(data=request.data))
         user = None
         if data.get("username"):
             user = get_user_model().objects.filter(username=data["username"]).first()
@@ -273,10 +262,7 @@ class EventListsView(EventAPIView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event(event_id)
-        serializer = SubmitListSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid_request(serializer.errors)
-        data = serializer.validated_data
+        data = validated(SubmitListSerializer(data=request.data))
         player = self._player(event, data.get("player_id"))
         saved = None
         if "list_id" in data:
@@ -340,14 +326,12 @@ class EventListDetailView(EventAPIView):
     def patch(self, request: Request, event_id: int, list_id: int) -> Response:
         event = self.event(event_id)
         stored = self.stored(event, list_id)
-        serializer = ReviewSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid_request(serializer.errors)
+        data = validated(ReviewSerializer(data=request.data))
         stored = services.review_list(
             event_list=stored,
             actor=request.user,
-            approved=serializer.validated_data.get("approved"),
-            note=serializer.validated_data.get("note"),
+            approved=data.get("approved"),
+            note=data.get("note"),
         )
         return Response(list_json(stored, lang=current_language(), organiser=True))
 
@@ -388,10 +372,7 @@ class EventIntakeView(EventAPIView):
     )
     def post(self, request: Request, event_id: int) -> Response:
         event = self.event(event_id)
-        serializer = IntakeRequestSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid_request(serializer.errors)
-        data = serializer.validated_data
+        data = validated(IntakeRequestSerializer(data=request.data))
         try:
             self.require_organiser(event)
             if "lists" in data:
@@ -408,12 +389,12 @@ class EventIntakeView(EventAPIView):
             outcome = services.intake_lists(event=event, pieces=pieces, actor=request.user)
         except intake.IntakeError as exc:
             return invalid_request({"text": [exc.message.in_language(current_language())]})
-        lang = current_language()
-        rows = selectors.report_rows(
-            list(outcome.lists), lang=lang, where=[p.where(lang) for p in outcome.pieces]
-        )
-        report = selectors.EventReport(
-            event=event, rows=rows, lang=lang, generated_at=timezone.now()
+        report = selectors.intake_report(
+            event,
+            outcome.lists,
+            pieces=outcome.pieces,
+            lang=current_language(),
+            now=timezone.now(),
         )
         return Response(report_json(report, organiser=True, request=request))
 

@@ -9,6 +9,7 @@ Who sees what:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,6 +19,7 @@ from django.db.models import Q, QuerySet
 
 from armybuilder.lists.selectors import Reading, as_token
 
+from .intake import SubmittedText
 from .models import Event, EventList, EventVisibility, ListStatus, Player
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -214,3 +216,16 @@ def event_report(
     event: Event, lists: QuerySet[EventList], *, lang: str, now: datetime
 ) -> EventReport:
     return EventReport(event=event, rows=report_rows(lists, lang=lang), lang=lang, generated_at=now)
+
+
+def intake_report(
+    event: Event,
+    lists: Sequence[EventList],
+    *,
+    pieces: Sequence[SubmittedText],
+    lang: str,
+    now: datetime,
+) -> EventReport:
+    """The report of the lists an intake just took in, each with its place in the input."""
+    rows = report_rows(list(lists), lang=lang, where=[piece.where(lang) for piece in pieces])
+    return EventReport(event=event, rows=rows, lang=lang, generated_at=now)

@@ -138,16 +138,31 @@ def _deadline(value: object, field: str = "deadline") -> dt.datetime | None:
     return moment
 
 
-def _points(value: object) -> int:
+def _whole_number(
+    value: object, *, field: str, low: int, high: int, unreadable: str, out_of_range: str
+) -> int:
+    """`value` (a number, or its digits as text) between `low` and `high`; EventRefused on
+    `field` with `unreadable` for anything else (a boolean too), `out_of_range` past a bound."""
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise EventRefused(_("Give the game size in points, e.g. 40."), field="points")
+        raise EventRefused(unreadable, field=field)
     try:
-        points = int(value)
+        number = int(value)
     except ValueError:
-        raise EventRefused(_("Give the game size in points, e.g. 40."), field="points") from None
-    if not 1 <= points <= 500:
-        raise EventRefused(_("A game size is between 1 and 500 points."), field="points")
-    return points
+        raise EventRefused(unreadable, field=field) from None
+    if not low <= number <= high:
+        raise EventRefused(out_of_range, field=field)
+    return number
+
+
+def _points(value: object) -> int:
+    return _whole_number(
+        value,
+        field="points",
+        low=1,
+        high=500,
+        unreadable=_("Give the game size in points, e.g. 40."),
+        out_of_range=_("A game size is between 1 and 500 points."),
+    )
 
 
 def _tactics_budget(value: object) -> tuple[Scenario | None, Coins]:
@@ -229,15 +244,14 @@ def event_settings(data: dict, *, current: Event | None = None) -> EventSettings
             _("The lists must lock by the day of the event: choose a deadline on or before it."),
             field="deadline",
         )
-    team_size = value("team_size", current.team_size if current else 1)
-    if isinstance(team_size, bool) or not isinstance(team_size, int | str):
-        raise EventRefused(_("Give the number of players per team."), field="team_size")
-    try:
-        team_size = int(team_size)
-    except ValueError:
-        raise EventRefused(_("Give the number of players per team."), field="team_size") from None
-    if not 1 <= team_size <= 10:
-        raise EventRefused(_("A team has 1 to 10 players."), field="team_size")
+    team_size = _whole_number(
+        value("team_size", current.team_size if current else 1),
+        field="team_size",
+        low=1,
+        high=10,
+        unreadable=_("Give the number of players per team."),
+        out_of_range=_("A team has 1 to 10 players."),
+    )
     settings = replace(settings, team_size=team_size)
     if game == ListGame.TMG:
         points = value("points", current.points if current else None)

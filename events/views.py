@@ -7,8 +7,13 @@ shows the page again with the message, nothing stored is lost.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
@@ -49,6 +54,25 @@ def _organised(request: HttpRequest, event_id: int) -> Event:
     return event
 
 
+def _organiser_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The view takes the event, organised by the visitor; anyone else is answered 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, event_id: int, *args, **kwargs) -> HttpResponse:
+        try:
+            event = _organised(request, event_id)
+        except services.EventRefused as exc:
+            return HttpResponseForbidden(exc.message)
+        return view(request, event, *args, **kwargs)
+
+    return wrapper
+
+
+def _refused_on(form: forms.Form, exc: services.EventRefused) -> None:
+    """The refusal shown on the form: on its field when the form has it, else above it."""
+    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+
+
 def _refusal(request: HttpRequest, exc: services.EventRefused, back: str) -> HttpResponse:
     if exc.status == 403:
         return HttpResponseForbidden(exc.message)
@@ -84,7 +108,7 @@ def create(request: HttpRequest) -> HttpResponse:
         try:
             event = services.create_event(creator=request.user, data=form.settings())
         except services.EventRefused as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            _refused_on(form, exc)
         else:
             messages.success(
                 request, _("The event is ready: share its join link with the players.")
@@ -95,17 +119,14 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def edit(request: HttpRequest, event_id: int) -> HttpResponse:
-    try:
-        event = _organised(request, event_id)
-    except services.EventRefused as exc:
-        return HttpResponseForbidden(exc.message)
+@_organiser_page
+def edit(request: HttpRequest, event: Event) -> HttpResponse:
     form = EventForm(request.POST or None, initial=EventForm.initial_for(event))
     if request.method == "POST" and form.is_valid():
         try:
             services.update_event(event=event, actor=request.user, data=form.settings())
         except services.EventRefused as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            _refused_on(form, exc)
         else:
             messages.success(request, _("The event's settings are saved."))
             return redirect("events:detail", event.pk)
@@ -299,22 +320,16 @@ def _organise_context(request: HttpRequest, event: Event, **extra) -> dict:
 
 @login_required
 @require_GET
-def organise(request: HttpRequest, event_id: int) -> HttpResponse:
-    try:
-        event = _organised(request, event_id)
-    except services.EventRefused as exc:
-        return HttpResponseForbidden(exc.message)
+@_organiser_page
+def organise(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "events/organise.html", _organise_context(request, event))
 
 
 @login_required
 @require_POST
-def intake_view(request: HttpRequest, event_id: int) -> HttpResponse:
+@_organiser_page
+def intake_view(request: HttpRequest, event: Event) -> HttpResponse:
     """Bulk intake: the lists just taken in, with the report of each, above the dashboard."""
-    try:
-        event = _organised(request, event_id)
-    except services.EventRefused as exc:
-        return HttpResponseForbidden(exc.message)
     form = IntakeForm(request.POST, request.FILES)
     extra: dict = {"intake_form": form}
     status = 400
@@ -332,14 +347,14 @@ def intake_view(request: HttpRequest, event_id: int) -> HttpResponse:
         except services.EventRefused as exc:
             form.add_error(None, exc.message)
         else:
-            lang = current_language()
-            rows = selectors.report_rows(
-                list(outcome.lists), lang=lang, where=[p.where(lang) for p in outcome.pieces]
-            )
             extra = {
                 "intake_form": IntakeForm(),
-                "intake": selectors.EventReport(
-                    event=event, rows=rows, lang=lang, generated_at=timezone.now()
+                "intake": selectors.intake_report(
+                    event,
+                    outcome.lists,
+                    pieces=outcome.pieces,
+                    lang=current_language(),
+                    now=timezone.now(),
                 ),
             }
             status = 200
@@ -358,24 +373,30 @@ def _organiser_action(request: HttpRequest, event_id: int, action) -> HttpRespon
     return redirect(safe_next(request) or back)
 
 
+def _every_list_action(
+    request: HttpRequest, event_id: int, service: Callable[..., Event], done: str
+) -> HttpResponse:
+    """An organiser's action on every list of the event at once (`service`), then `done`."""
+
+    def perform(event: Event) -> None:
+        service(event=event, actor=request.user)
+        messages.success(request, done)
+
+    return _organiser_action(request, event_id, perform)
+
+
 @login_required
 @require_POST
 def lock(request: HttpRequest, event_id: int) -> HttpResponse:
-    def perform(event: Event) -> None:
-        services.lock_event(event=event, actor=request.user)
-        messages.success(request, _("Every list is locked."))
-
-    return _organiser_action(request, event_id, perform)
+    return _every_list_action(request, event_id, services.lock_event, _("Every list is locked."))
 
 
 @login_required
 @require_POST
 def publish(request: HttpRequest, event_id: int) -> HttpResponse:
-    def perform(event: Event) -> None:
-        services.publish_lists(event=event, actor=request.user)
-        messages.success(request, _("Every list is published (and locked)."))
-
-    return _organiser_action(request, event_id, perform)
+    return _every_list_action(
+        request, event_id, services.publish_lists, _("Every list is published (and locked).")
+    )
 
 
 @login_required
@@ -399,6 +420,14 @@ def review(request: HttpRequest, event_id: int, list_id: int) -> HttpResponse:
     return _organiser_action(request, event_id, perform)
 
 
+def _account(username: str) -> AbstractBaseUser:
+    """The account of this name; EventRefused on the username field when there is none."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise services.EventRefused(_("No account has this name."), field="username")
+    return user
+
+
 @login_required
 @require_POST
 def add_player(request: HttpRequest, event_id: int) -> HttpResponse:
@@ -406,16 +435,12 @@ def add_player(request: HttpRequest, event_id: int) -> HttpResponse:
         form = PlayerForm(request.POST)
         if not form.is_valid():
             raise services.EventRefused(_("Give the player's name."), field="name")
-        user = None
-        if form.cleaned_data["username"]:
-            user = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
-            if user is None:
-                raise services.EventRefused(_("No account has this name."), field="username")
+        username = form.cleaned_data["username"]
         player = services.add_player(
             event=event,
             actor=request.user,
             name=form.cleaned_data["name"],
-            user=user,
+            user=_account(username) if username else None,
             team=form.cleaned_data["team"],
         )
         messages.success(request, _("%(player)s plays in the event.") % {"player": player.name})
@@ -429,10 +454,7 @@ def add_organiser(request: HttpRequest, event_id: int) -> HttpResponse:
     def perform(event: Event) -> None:
         form = OrganiserForm(request.POST)
         name = form.cleaned_data["username"] if form.is_valid() else ""
-        user = get_user_model().objects.filter(username=name).first()
-        if user is None:
-            raise services.EventRefused(_("No account has this name."), field="username")
-        services.add_organiser(event=event, actor=request.user, user=user)
+        services.add_organiser(event=event, actor=request.user, user=_account(name))
         messages.success(request, _("%(name)s organises the event too.") % {"name": name})
 
     return _organiser_action(request, event_id, perform)

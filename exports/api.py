@@ -15,7 +15,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import ServiceUnavailable, invalid_request
+from armybuilder.api_errors import ServiceUnavailable, invalid_request, validated
 from armybuilder.api_parsers import JSONParser
 
 from . import services
@@ -94,11 +94,9 @@ class ExportCreateView(APIView):
         extra = unexpected_field(request.data)
         if extra is not None:
             return invalid_request({extra: [_("This field does not belong to this export.")]})
-        serializer = ExportRequestSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid_request(serializer.errors)
+        data = validated(ExportRequestSerializer(data=request.data))
         try:
-            job = start_requested_export(request, serializer.validated_data)
+            job = start_requested_export(request, data)
         except services.ExportTargetNotFound as exc:
             raise NotFound(str(exc)) from exc
         except services.ExportQueueUnavailable as exc:

@@ -3,7 +3,8 @@ imported through the real importer, so that card versions are recorded as in pro
 a test can re-import one card with changed stats (errata) and see what follows.
 
 `import_cards()` loads the pool; `errata(card_id, **stats)` re-imports it with one card
-changed (`points=7`, or `cost={"gold": 1, …}` for Tactics).
+changed (`points=7`, or `cost={"gold": 1, …}` for Tactics). `make_card(**fields)` makes one
+card with the ORM instead, for tests that build their own few cards.
 """
 
 from __future__ import annotations
@@ -14,7 +15,23 @@ from typing import Any
 from django.test import TestCase
 
 from cards.importers.citadel_json.reader import records_from_document
+from cards.models import Card, CardAbility
+from cards.query.text import build_search_text
 from cards.services import ImportSummary, import_card_records
+
+
+def make_card(**fields: Any) -> Card:
+    """One card made with the ORM (`characters`, `abilities` in order), with the folded
+    search text the importers write."""
+    characters = fields.pop("characters", [])
+    abilities = fields.pop("abilities", [])
+    card = Card.objects.create(**fields)
+    card.characters.set(characters)
+    for position, ability in enumerate(abilities):
+        CardAbility.objects.create(card=card, ability=ability, position=position)
+    card.search_text = build_search_text(card)
+    card.save(update_fields=["search_text"])
+    return card
 
 
 def _card(card_id: str, kind: str, faction: str, name: str, **fields: Any) -> dict:

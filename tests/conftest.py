@@ -9,6 +9,7 @@ import pytest
 REPO_DIR = Path(__file__).resolve().parent.parent
 SHARED_DIR = Path(os.environ.get("CITADEL_SHARED_DIR", REPO_DIR.parent / "shared"))
 COMMUNITY_DATA_DIR = SHARED_DIR / "data" / "asoiaf-tmg-data"
+SNAPSHOT = REPO_DIR / "cards" / "data" / "tmg-cards-snapshot.json"
 
 
 def require(path: Path) -> Path:
@@ -28,6 +29,40 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def community_data_dir() -> Path:
     return require(COMMUNITY_DATA_DIR)
+
+
+@pytest.fixture(scope="module")
+def snapshot_cards(django_db_setup, django_db_blocker):
+    """The repository's own TMG card snapshot, imported for one test module and removed
+    after it (no ../shared needed)."""
+    import io
+
+    from django.core.management import call_command
+
+    from cards.models import Ability, Card, CardVersion, Character, Faction, Scenario
+
+    with django_db_blocker.unblock():
+        call_command(
+            "import_cards",
+            "--source",
+            "citadel-json",
+            str(SNAPSHOT),
+            "--no-progress",
+            stdout=io.StringIO(),
+        )
+    yield
+    with django_db_blocker.unblock():
+        for model in (CardVersion, Card, Ability, Character, Scenario, Faction):
+            model.objects.all().delete()
+
+
+@pytest.fixture(scope="module")
+def snapshot_pool(snapshot_cards, django_db_blocker):
+    """The whole TMG pool of `snapshot_cards`."""
+    from armybuilder.pool import tmg_pool
+
+    with django_db_blocker.unblock():
+        return tmg_pool()
 
 
 @pytest.fixture(autouse=True)

@@ -139,6 +139,12 @@ class CardSetAPIView(APIView):
     # JSON bodies only: the site's JSON parser (a body nested too deeply is a 400).
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES[:1]
 
+    def handle_exception(self, exc: Exception) -> Response:
+        """A change the service refused (CardSetError) answers 400 with its message."""
+        if isinstance(exc, CardSetError):
+            return _error(exc)
+        return super().handle_exception(exc)
+
     def viewable(self, slug: str) -> CardSet:
         token = self.request.query_params.get("token")
         card_set = selectors.viewable_set(slug, self.request.user, token=token)
@@ -191,10 +197,7 @@ class CardSetsView(CardSetAPIView):
         serializer = CardSetSerializer(data=request.data)
         if not serializer.is_valid():
             return _invalid(serializer.errors)
-        try:
-            card_set = services.create_card_set(owner=request.user, **serializer.validated_data)
-        except CardSetError as exc:
-            return _error(exc)
+        card_set = services.create_card_set(owner=request.user, **serializer.validated_data)
         return Response(set_json(card_set, request), status=status.HTTP_201_CREATED)
 
 
@@ -219,17 +222,14 @@ class CardSetDetailView(CardSetAPIView):
         if not serializer.is_valid():
             return _invalid(serializer.errors)
         data = serializer.validated_data
-        try:
-            services.update_card_set(
-                card_set=card_set,
-                name=data.get("name", card_set.name),
-                factions=data.get("factions", list(card_set.factions.all())),
-                description=data.get("description", card_set.description),
-                licence_note=data.get("licence_note", card_set.licence_note),
-                visibility=data.get("visibility"),
-            )
-        except CardSetError as exc:
-            return _error(exc)
+        services.update_card_set(
+            card_set=card_set,
+            name=data.get("name", card_set.name),
+            factions=data.get("factions", list(card_set.factions.all())),
+            description=data.get("description", card_set.description),
+            licence_note=data.get("licence_note", card_set.licence_note),
+            visibility=data.get("visibility"),
+        )
         return Response(set_json(card_set, request))
 
     @extend_schema(
@@ -238,10 +238,7 @@ class CardSetDetailView(CardSetAPIView):
     )
     def delete(self, request: Request, slug: str) -> Response:
         card_set = self.editable(slug)
-        try:
-            services.delete_card_set(card_set=card_set)
-        except CardSetError as exc:
-            return _error(exc)
+        services.delete_card_set(card_set=card_set)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -269,8 +266,5 @@ class CardSetDocumentView(CardSetAPIView):
         serializer = DocumentSerializer(data=request.data)
         if not serializer.is_valid():
             return _invalid(serializer.errors)
-        try:
-            result = import_set_document(card_set=card_set, document=request.data)
-        except CardSetError as exc:
-            return _error(exc)
+        result = import_set_document(card_set=card_set, document=request.data)
         return Response(ImportResultSerializer(result).data)

@@ -7,6 +7,8 @@ its existence is not revealed.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -94,6 +96,18 @@ def _detail_page(
     return render(request, "card_sets/detail.html", context, status=status)
 
 
+def _changed(
+    request: HttpRequest, card_set: CardSet, change: Callable[[], object], *, refused_status: int
+) -> HttpResponse:
+    """Make `change` to the set, then back to its page; refused, the page again with the
+    reason at the top and `refused_status`."""
+    try:
+        change()
+    except CardSetError as exc:
+        return _detail_page(request, card_set, refusal=exc.messages[0], status=refused_status)
+    return redirect("card_sets:detail", card_set.slug)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def edit(request: HttpRequest, slug: str) -> HttpResponse:
@@ -115,11 +129,9 @@ def edit(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def visibility(request: HttpRequest, slug: str) -> HttpResponse:
     card_set = _editable(request, slug)
-    try:
-        services.set_visibility(card_set=card_set, visibility=request.POST.get("visibility", ""))
-    except CardSetError as exc:
-        return _detail_page(request, card_set, refusal=exc.messages[0], status=400)
-    return redirect("card_sets:detail", card_set.slug)
+    visibility = request.POST.get("visibility", "")
+    change = partial(services.set_visibility, card_set=card_set, visibility=visibility)
+    return _changed(request, card_set, change, refused_status=400)
 
 
 @login_required
@@ -153,11 +165,8 @@ def card_delete(request: HttpRequest, slug: str, card_id: int) -> HttpResponse:
     card = Card.objects.filter(pk=card_id, card_set=card_set).first()
     if card is None:
         raise Http404(_("No such card."))
-    try:
-        services.delete_set_card(card_set=card_set, card=card)
-    except CardSetError as exc:
-        return _detail_page(request, card_set, refusal=exc.messages[0], status=409)
-    return redirect("card_sets:detail", card_set.slug)
+    change = partial(services.delete_set_card, card_set=card_set, card=card)
+    return _changed(request, card_set, change, refused_status=409)
 
 
 @login_required
@@ -197,17 +206,15 @@ def override(request: HttpRequest, slug: str) -> HttpResponse:
             json.dumps(form.errors.get_json_data()), status=400, content_type="application/json"
         )
     card = Card.objects.get(game=Game.TACTICS, external_id=form.cleaned_data["card"])
-    try:
-        services.set_cost_override(
-            card_set=card_set,
-            card=card,
-            gold=form.cleaned_data["gold"],
-            silver=form.cleaned_data["silver"],
-            copper=form.cleaned_data["copper"],
-        )
-    except CardSetError as exc:
-        return _detail_page(request, card_set, refusal=exc.messages[0], status=400)
-    return redirect("card_sets:detail", card_set.slug)
+    change = partial(
+        services.set_cost_override,
+        card_set=card_set,
+        card=card,
+        gold=form.cleaned_data["gold"],
+        silver=form.cleaned_data["silver"],
+        copper=form.cleaned_data["copper"],
+    )
+    return _changed(request, card_set, change, refused_status=400)
 
 
 @login_required

@@ -118,33 +118,6 @@ def small_pool(db):
     )
 
 
-@pytest.fixture(scope="module")
-def snapshot_pool(django_db_setup, django_db_blocker):
-    """The whole TMG pool from the repository's own snapshot (no ../shared needed)."""
-    import io
-
-    from django.core.management import call_command
-
-    from armybuilder.pool import tmg_pool
-    from cards.models import Ability, CardVersion
-    from tests.conftest import REPO_DIR
-
-    with django_db_blocker.unblock():
-        call_command(
-            "import_cards",
-            "--source",
-            "citadel-json",
-            str(REPO_DIR / "cards" / "data" / "tmg-cards-snapshot.json"),
-            "--no-progress",
-            stdout=io.StringIO(),
-        )
-        loaded = tmg_pool()
-    yield loaded
-    with django_db_blocker.unblock():
-        for model in (CardVersion, Card, Ability, Character, Scenario, Faction):
-            model.objects.all().delete()
-
-
 @pytest.fixture
 def baratheon(small_pool):
     """The small pool's Tactics Baratheon faction."""

@@ -12,20 +12,14 @@ the share code, which skips reading, must give the same army.
 The snapshot is the repository's own file, so these tests need nothing from ../shared.
 """
 
-import io
 import json
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
 from armybuilder.checking import check_tmg_text
-from armybuilder.pool import tmg_pool
-from cards.models import Ability, Card, CardVersion, Character, Faction, Scenario
-from tests.conftest import REPO_DIR
 
 CORPUS_DIR = Path(__file__).parent / "realformat"
-SNAPSHOT = REPO_DIR / "cards" / "data" / "tmg-cards-snapshot.json"
 LIST_NAMES = sorted(path.stem for path in CORPUS_DIR.glob("*.txt"))
 
 # The mark makes pytest-django create the test database even when this module runs alone.
@@ -33,21 +27,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(scope="module")
-def pool(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        call_command(
-            "import_cards",
-            "--source",
-            "citadel-json",
-            str(SNAPSHOT),
-            "--no-progress",
-            stdout=io.StringIO(),
-        )
-        loaded = tmg_pool()
-    yield loaded
-    with django_db_blocker.unblock():
-        for model in (CardVersion, Card, Ability, Character, Scenario, Faction):
-            model.objects.all().delete()
+def pool(snapshot_pool):
+    return snapshot_pool
 
 
 def expectation(name: str) -> dict:

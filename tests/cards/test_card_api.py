@@ -2,25 +2,13 @@
 
 import pytest
 
-from cards.models import Ability, Card, CardAbility, CardVersion, Character, Faction, Scenario
-from cards.query.text import build_search_text
+from cards.models import Ability, Card, CardVersion, Character, Faction, Scenario
 from cards.selectors import forget_card_data_version
+from tests.carddata import make_card
 
 pytestmark = pytest.mark.django_db
 
 CARDS = "/api/v1/cards/"
-
-
-def make_card(**fields) -> Card:
-    characters = fields.pop("characters", [])
-    abilities = fields.pop("abilities", [])
-    card = Card.objects.create(**fields)
-    card.characters.set(characters)
-    for position, ability in enumerate(abilities):
-        CardAbility.objects.create(card=card, ability=ability, position=position)
-    card.search_text = build_search_text(card)
-    card.save(update_fields=["search_text"])
-    return card
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cards.models import Ability, Card, CardAbility, Character, Faction
+from cards.models import Ability, Card, Character, Faction
 from cards.query import (
     And,
     Field,
@@ -21,6 +21,7 @@ from cards.query import (
     search_cards,
 )
 from cards.query.text import build_search_text, search_text_from
+from tests.carddata import make_card
 
 JAIME = "20201"  # Jaime Lannister - The Kingslayer (TMG attachment, commander)
 
@@ -75,16 +76,8 @@ def cards(db) -> dict[str, Card]:
         key="winters-bite", name_en="Winter's Bite", name_fr="Morsure de l'Hiver"
     )
 
-    def card(external_id, game, kind, name_en, *, characters=(), abilities=(), **fields):
-        made = Card.objects.create(
-            external_id=external_id, game=game, kind=kind, name_en=name_en, **fields
-        )
-        made.characters.set(characters)
-        for position, ability in enumerate(abilities):
-            CardAbility.objects.create(card=made, ability=ability, position=position)
-        made.search_text = build_search_text(made)
-        made.save(update_fields=["search_text"])
-        return made
+    def card(external_id, game, kind, name_en, **fields):
+        return make_card(external_id=external_id, game=game, kind=kind, name_en=name_en, **fields)
 
     tmg_unit = {"game": "tmg", "kind": "unit"}
     made = [

@@ -454,6 +454,12 @@ def test_token_with_a_wrong_password_is_401(organiser):
     assert response.status_code == 401 and response.json()["code"] == "invalid_credentials"
 
 
+def test_token_without_a_password_is_400_naming_the_field(organiser):
+    response = api().post("/api/v1/auth/token/", {"username": "olenna"}, format="json")
+    body = response.json()
+    assert (response.status_code, body["code"], body["field"]) == (400, "invalid", "password")
+
+
 def test_form_encoded_event_is_refused_as_not_json(cards, organiser):
     response = api(organiser).post(
         URL, {"name": "Cup", "date": "2030-03-01", "game": "tmg", "points": 40}

@@ -14,11 +14,9 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.utils import timezone
 
 from armybuilder.checking import check_list_text
-from cards.models import Ability, Card, CardVersion, Character, Faction, Scenario
 from events import services
 from events.intake import read_intake
 from events.judging import check_options
@@ -31,30 +29,12 @@ from tests.conftest import REPO_DIR
 pytestmark = pytest.mark.django_db
 
 CORPUS = Path(REPO_DIR / "tests" / "armybuilder" / "realformat")
-SNAPSHOT = REPO_DIR / "cards" / "data" / "tmg-cards-snapshot.json"
 SEPARATORS = (
     lambda name: f"---\nPlayer: {name}\n",
     lambda name: f"\n# {name}\n",
     lambda name: f"\n**{name}**\n",
     lambda name: f"\nJoueur : {name}\n",
 )
-
-
-@pytest.fixture(scope="module")
-def snapshot(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
-        call_command(
-            "import_cards",
-            "--source",
-            "citadel-json",
-            str(SNAPSHOT),
-            "--no-progress",
-            stdout=io.StringIO(),
-        )
-    yield
-    with django_db_blocker.unblock():
-        for model in (CardVersion, Card, Ability, Character, Scenario, Faction):
-            model.objects.all().delete()
 
 
 def _entries():
@@ -100,7 +80,7 @@ def _entries():
 
 
 @pytest.fixture
-def intake(snapshot):
+def intake(snapshot_cards):
     organiser = get_user_model().objects.create_user("olenna", password="olenna-secret-pw-1")
     event = services.create_event(
         creator=organiser,

@@ -13,11 +13,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from common.progress import StageBar
 from rules.importing.naming import options_from_filename, quick_reference_options
 from rules.importing.parse import parse_rulebook
-from rules.management.commands.import_rulebook import _ProgressBar
 from rules.models import Rulebook, Section
-from rules.services import QUICKREF_DIR
+from rules.services import QUICKREF_DIR, STAGES
 from tests.conftest import REPO_DIR
 from tests.rules.pdf import make_pdf
 
@@ -334,9 +334,9 @@ def test_import_rulebook_exits_with_status_2_and_one_line(tmp_path):
 
 
 def test_progress_bar_names_the_stages(capsys):
-    with _ProgressBar(enabled=True) as progress:
-        progress("read")
-        progress("clean")
+    with StageBar(enabled=True, total=len(STAGES)) as bar:
+        bar.stage("read")
+        bar.stage("clean")
     assert "clean" in capsys.readouterr().err
 
 

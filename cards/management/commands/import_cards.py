@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.importers.asoiaf_tmg_data import SOURCE as COMMUNITY_SOURCE
@@ -11,6 +9,7 @@ from cards.importers.asoiaf_tmg_data import read_asoiaf_tmg_data
 from cards.importers.citadel_json import read_citadel_json_files
 from cards.importers.records import CardImportError
 from cards.services import ImportSummary, import_card_records
+from common.progress import StageBar
 
 SOURCES = (COMMUNITY_SOURCE, "citadel-json")
 
@@ -36,36 +35,13 @@ class Command(BaseCommand):
                 records = read_asoiaf_tmg_data(paths[0])
             else:
                 records = read_citadel_json_files(paths)
-            with _ProgressBar(enabled=show_progress) as progress:
-                summary = import_card_records(records=records, source=source, progress=progress)
+            with StageBar(enabled=show_progress) as bar:
+                summary = import_card_records(
+                    records=records, source=source, progress=bar.count if bar else None
+                )
         except CardImportError as exc:
             raise CommandError(f"import_cards: {exc}", returncode=2) from exc
         self.stdout.write(_summary_table(summary))
-
-
-class _ProgressBar:
-    """A tqdm bar over the import stages, or nothing."""
-
-    def __init__(self, *, enabled: bool) -> None:
-        self.enabled = enabled
-        self.bar = None
-
-    def __enter__(self):
-        if not self.enabled:
-            return None
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=1, unit="stage", file=sys.stderr, leave=False)
-        return self
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        self.bar.total = total
-        self.bar.set_description(stage)
-        self.bar.update(done - self.bar.n)
-
-    def __exit__(self, *exc_info) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 def _summary_table(summary: ImportSummary) -> str:

@@ -6,6 +6,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from common.progress import StageBar
 from rules.cleaning.lines import DROPPED_REASONS, JOINED, REJOINED
 from rules.services import STAGES, ImportResult, RulebookImportError, import_rulebook
 
@@ -38,7 +39,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         show_progress = not options["no_progress"] and sys.stderr.isatty()
         try:
-            with _ProgressBar(enabled=show_progress) as progress:
+            with StageBar(enabled=show_progress, total=len(STAGES)) as bar:
                 result = import_rulebook(
                     path=options["file"],
                     slug=options["slug"],
@@ -47,38 +48,11 @@ class Command(BaseCommand):
                     title=options["title"],
                     edition=options["edition"],
                     is_quick_reference=options["quick_reference"],
-                    progress=progress,
+                    progress=bar.stage if bar else None,
                 )
         except RulebookImportError as exc:
             raise CommandError(f"import_rulebook: {exc}", returncode=2) from exc
         self.stdout.write(format_report(result))
-
-
-class _ProgressBar:
-    """A tqdm bar over the import stages, or nothing."""
-
-    def __init__(self, *, enabled: bool) -> None:
-        self.enabled = enabled
-        self.bar = None
-        self.done: set[str] = set()
-
-    def __enter__(self):
-        if not self.enabled:
-            return None
-        from tqdm import tqdm
-
-        self.bar = tqdm(total=len(STAGES), unit="stage", file=sys.stderr, leave=False)
-        return self
-
-    def __call__(self, stage: str) -> None:
-        self.bar.set_description(stage)
-        if stage not in self.done:
-            self.done.add(stage)
-            self.bar.update(1)
-
-    def __exit__(self, *exc_info) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 def format_report(result: ImportResult) -> str:
