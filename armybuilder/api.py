@@ -86,8 +86,9 @@ class SetRefField(serializers.Field):
         return value
 
 
-class CheckRequestSerializer(CheckOptionsSerializer):
-    text = StrictCharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
+class CardSetsSerializer(CheckOptionsSerializer):
+    """Check options with the card sets pasted warbands are read against."""
+
     sets = serializers.ListField(
         child=SetRefField(),
         required=False,
@@ -112,6 +113,10 @@ class CheckRequestSerializer(CheckOptionsSerializer):
         return list(reading_sets(self.context.get("user")))
 
 
+class CheckRequestSerializer(CardSetsSerializer):
+    text = StrictCharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
+
+
 class BatchItemSerializer(serializers.Serializer):
     id = StrictCharField(min_length=1, max_length=200)
     team = StrictCharField(
@@ -123,7 +128,7 @@ class BatchItemSerializer(serializers.Serializer):
     text = StrictCharField(allow_blank=True, trim_whitespace=False, max_length=MAX_LIST_CHARS)
 
 
-class CheckBatchRequestSerializer(CheckOptionsSerializer):
+class CheckBatchRequestSerializer(CardSetsSerializer):
     lists = serializers.ListField(
         child=BatchItemSerializer(), min_length=1, max_length=MAX_BATCH, allow_empty=False
     )
@@ -214,19 +219,27 @@ class CheckListView(_CheckView):
 @extend_schema_view(
     post=extend_schema(
         request=CheckBatchRequestSerializer,
-        responses={200: BatchResultSerializer, 400: BAD_CHECK},
+        responses={
+            200: BatchResultSerializer,
+            400: BAD_CHECK,
+            401: OpenApiResponse(
+                ErrorSerializer, description="Credentials were sent and are wrong."
+            ),
+        },
         summary="Check many lists at once (tournament registration)",
     )
 )
 class CheckBatchView(_CheckView):
     request_serializer = CheckBatchRequestSerializer
     response_serializer = BatchResultSerializer
+    authentication_classes = [BasicAuthentication, TokenAuthentication]
 
     def check(self, serializer, options: CheckOptions):
         data = serializer.validated_data
         lists = [(item["id"], item["text"]) for item in data["lists"]]
         teams = [item.get("team") or None for item in data["lists"]]
-        return check_many(lists, options, teams=teams)
+        pools = Pools(card_sets=serializer.card_sets())
+        return check_many(lists, options, teams=teams, pools=pools)
 
     def too_many_entries(self, checked) -> str:
         for item in checked.items:

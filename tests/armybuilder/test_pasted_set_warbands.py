@@ -280,3 +280,40 @@ def test_checklist_refuses_an_unknown_user(tmp_path, alice, baratheon):
     card_set = storm(alice, "published")
     with pytest.raises(CommandError, match="no user"):
         run_checklist(tmp_path, LEGAL, "--set", card_set.slug, "--user", "nobody")
+
+
+# --- check-batch with sets ------------------------------------------------------------------
+
+
+def batch(client, headers=None, **body):
+    return client.post(
+        "/api/v1/lists/check-batch/", body, content_type="application/json", headers=headers or {}
+    )
+
+
+def test_check_batch_reads_warbands_from_a_published_set(client, alice, baratheon):
+    card_set = storm(alice, "published")
+    lists = [{"id": "p1", "text": LEGAL}, {"id": "p2", "text": OVER}]
+    data = batch(client, lists=lists, sets=[card_set.slug]).json()
+    assert [r["status"] for r in data["results"]] == ["legal", "illegal"]
+
+
+def test_check_batch_with_no_sets_reads_the_shipped_cards_only(client, alice, baratheon):
+    storm(alice, "published")
+    data = batch(client, lists=[{"id": "p1", "text": LEGAL}], sets=[]).json()
+    assert data["results"][0]["status"] != "legal"
+
+
+def test_check_batch_reads_your_private_set_with_your_token(client, alice, baratheon):
+    card_set = storm(alice)
+    response = batch(
+        client, token_of(alice), lists=[{"id": "p1", "text": LEGAL}], sets=[card_set.slug]
+    )
+    assert response.json()["results"][0]["status"] == "legal"
+
+
+def test_check_batch_refuses_another_users_private_set(client, alice, baratheon):
+    card_set = storm(alice)
+    response = batch(client, lists=[{"id": "p1", "text": LEGAL}], sets=[card_set.slug])
+    assert response.status_code == 400
+    assert card_set.slug in str(response.json())
