@@ -29,11 +29,15 @@ def _lang(serializer: serializers.BaseSerializer, result: CheckResult | None = N
 
 class StrictCharField(serializers.CharField):
     """A string field that takes only a JSON string: DRF's CharField would turn 0, true or
-    1.5 into text, which the schema (type: string) does not allow."""
+    1.5 into text, which the schema (type: string) does not allow. Its length limit counts
+    the string as sent, as the schema's maxLength does (DRF counts it after trimming
+    white space, which includes control characters such as U+001D)."""
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.fail("invalid")
+        if self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         return super().to_internal_value(data)
 
 

@@ -84,3 +84,11 @@ def test_check_answer_validates_against_its_schema(client, schema, body):
     assert answer.status_code == 200
     validator = Draft202012Validator(_json_schema(schema, "CheckResultSchema"))
     assert [error.message for error in validator.iter_errors(answer.json())] == []
+
+
+def test_check_batch_id_over_its_length_with_a_control_character_answers_400(client):
+    # U+001D is white space to Python: DRF's trimming would bring 201 characters to 200.
+    body = {"lists": [{"id": "\u001d" + "x" * 200, "text": "g"}]}
+    answer = client.post(BATCH, body, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.json()["field"] == "lists.0.id"
