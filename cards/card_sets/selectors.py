@@ -9,6 +9,7 @@ link only. Anything else answers "no such set" (404), never "forbidden".
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Sequence
 
@@ -16,6 +17,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
 from cards.models import Card, CardSet, CostOverride, Scenario, SetVisibility
+
+SLUG = re.compile(r"[-\w]+")  # what a set's slug can be (SlugField, unicode or not)
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -143,7 +146,9 @@ def usable_sets_named(refs: Sequence[str], user: User) -> list[CardSet]:
     once, among those a warband of `user` may draw from; the first that names none raises
     `UnusableSet` (a set the reader may not see is "unknown", as on its page)."""
     ids = [int(ref) for ref in refs if ref.isascii() and ref.isdigit() and len(ref) < 19]
-    usable = list(usable_sets(user).filter(Q(slug__in=refs) | Q(pk__in=ids)))
+    # Only what could be a slug goes to the database (PostgreSQL refuses a NUL in a string).
+    slugs = [ref for ref in refs if SLUG.fullmatch(ref)]
+    usable = list(usable_sets(user).filter(Q(slug__in=slugs) | Q(pk__in=ids)))
     by_slug = {s.slug: s for s in usable}
     by_id = {str(s.pk): s for s in usable}
     chosen: list[CardSet] = []

@@ -317,3 +317,9 @@ def test_check_batch_refuses_another_users_private_set(client, alice, baratheon)
     response = batch(client, lists=[{"id": "p1", "text": LEGAL}], sets=[card_set.slug])
     assert response.status_code == 400
     assert card_set.slug in str(response.json())
+
+
+def test_check_batch_set_named_with_a_nul_character_is_a_400(client, alice, baratheon):
+    # PostgreSQL refuses a NUL in a string: the name must not reach the database.
+    response = batch(client, lists=[{"id": "p1", "text": LEGAL}], sets=["\u0005.F?\u0000B5"])
+    assert response.status_code == 400
