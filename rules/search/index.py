@@ -295,23 +295,21 @@ class SearchIndex:
         return found
 
     def _head(self, token: str, cache: _Vectors) -> np.ndarray:
-        found = cache.head.get(token)
-        if found is None:
-            found = np.zeros(self.size, dtype=bool)
-            posting = self.head.get(token)
-            if posting is not None:
-                found[posting] = True
-            cache.head[token] = found
-        return found
+        return self._flags(token, self.head, cache.head)
 
     def _context(self, token: str, cache: _Vectors) -> np.ndarray:
-        found = cache.context.get(token)
+        return self._flags(token, self.context, cache.context)
+
+    def _flags(self, token: str, postings: dict, seen: dict[str, np.ndarray]) -> np.ndarray:
+        """A bool per section: whether `postings` list it for `token` (remembered in `seen`
+        for the search)."""
+        found = seen.get(token)
         if found is None:
             found = np.zeros(self.size, dtype=bool)
-            posting = self.context.get(token)
+            posting = postings.get(token)
             if posting is not None:
                 found[posting] = True
-            cache.context[token] = found
+            seen[token] = found
         return found
 
     def _unit(self, unit: Unit, lang: str, cache: _Vectors) -> tuple[np.ndarray, np.ndarray]:

@@ -204,7 +204,8 @@ def warm_up(*, wait: bool = False) -> SearchIndex | None:
     """Build the index now (`wait`, or a small corpus) or start building it in the
     background (returns None then). The general dictionary is read in the background too
     (about 0.15 s)."""
-    threading.Thread(target=load_dictionary, name="rules-dictionary", daemon=True).start()
+    if not load_dictionary.cache_info().currsize:
+        threading.Thread(target=load_dictionary, name="rules-dictionary", daemon=True).start()
     fingerprint = _fingerprint()
     if wait or fingerprint[1] <= SYNC_BUILD_SECTIONS:
         return _refresh(block=True)["index"]
