@@ -195,7 +195,7 @@ class SearchIndex:
         cues = load_number_cues()
         self.number_lines = np.zeros(n, dtype=np.uint64)
         for position, row in enumerate(rows):
-            heading_tokens = row.search_heading.split()
+            heading_tokens = _heading_tokens(row)
             body_tokens = row.search_body.split()
             lengths[position] = len(body_tokens)
             self.heading_sizes[position] = len(set(heading_tokens))
@@ -816,6 +816,19 @@ def _located(postings: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, n
     at = np.minimum(at, max(postings.size - 1, 0))
     present = postings[at] == positions if postings.size else np.zeros(positions.size, bool)
     return at, present
+
+
+_ENUMERATOR = re.compile(r"\s*\d{1,2}\s*[.)]\s")
+
+
+def _heading_tokens(row: SectionRow) -> list[str]:
+    """A heading's search tokens without the step number it may start with ("1. Raid
+    Orders"): a list's numbering, not a word of the rule, so "once" or "one" asked in a
+    question does not point at the first step of every procedure."""
+    found = row.search_heading.split()
+    if found and found[0].isdigit() and _ENUMERATOR.match(row.heading):
+        return found[1:]
+    return found
 
 
 def _prose_share(body: str) -> float:

@@ -557,8 +557,13 @@ def _interpret(
             weight = FOREIGN_SCRIPT
         elif foreign:
             weight = FOREIGN_WORD
-        for options in word:
+        for n, options in enumerate(word):
             origin = "foreign" if foreign else ("typo" if len(options) > 1 else "query")
+            if foreign and target != "fa" and source != "fa" and n < len(source_reading[i]):
+                stem = source_reading[i][n][0]
+                if len(stem) >= 5 and stem not in options:
+                    options = (*options, stem)
+                    expanded = True
             units.append(
                 (
                     i,

@@ -361,3 +361,31 @@ def test_search_sections_gives_no_context_under_a_parent_without_repeated_headin
     sections = _game_modes_book()
     hits = search_sections("résolution des attaques", book="modes-fr")
     assert sections[6].id not in {hit.section.id for hit in hits}
+
+
+def test_search_sections_step_number_of_a_heading_is_not_a_word():
+    make_book(
+        "steps-fr",
+        "fr",
+        "agot",
+        [
+            ("1. Résolution des Ordres de Raid", "On retire l'ordre ciblé."),
+            ("Pions Pouvoir", "Chaque joueur reçoit 1 pion Pouvoir."),
+        ],
+    )
+    headings = [hit.section.heading for hit in search_sections("one", book="steps-fr")]
+    assert headings == ["Pions Pouvoir"]
+
+
+def test_search_sections_english_word_meets_its_french_cognate_by_stem():
+    make_book(
+        "cognates-fr",
+        "fr",
+        "agot",
+        [
+            ("Fin du Tour", "La consolidation a lieu après les raids."),
+            ("Début du Tour", "Les joueurs placent leurs pions."),
+        ],
+    )
+    hit = first("when does consolidating happen", book="cognates-fr")
+    assert hit.section.heading == "Fin du Tour"
