@@ -119,10 +119,11 @@ EXPLAIN_UNIT_FIELDS = {
         child=serializers.CharField(), help_text="Search tokens it matched (empty: none)."
     ),
     "where": serializers.ChoiceField(
-        choices=["heading", "body", "context"],
+        choices=["heading", "body", "context", "notes"],
         allow_null=True,
         help_text="context: only in the headings the section stands in (a game mode's name "
-        "for its Setup).",
+        "for its Setup); notes: in the English words the project's notes give the section "
+        "(rules/data/section_notes).",
     ),
     "score": serializers.FloatField(help_text="0 (absent) to 1 (in the heading)."),
 }

@@ -50,7 +50,8 @@ import numpy as np
 from .concepts import HEADING_KINDS, entry_terms, heading_terms
 from .glossary import TERM, Glossary, load_number_cues
 from .normalise import LANGS, fold_accents, tokens, word_tokens, words
-from .query import LangQuery, QueryPlan, Unit, Vocabulary
+from .notes import NOTE_PREFIX
+from .query import LangQuery, Phrase, QueryPlan, Unit, Vocabulary
 
 W_COVERAGE = 20.0
 W_HEADING = 2.0
@@ -77,6 +78,7 @@ PROSE_WORDS = 7
 PASSAGES = 64  # lines told apart per section (the rest count as the last one)
 PASSAGE_CANDIDATES = 30  # sections whose best paragraph is scored (the best so far)
 CONTEXT_MATCH = 0.5  # a unit found only in the headings a section stands in
+NOTE_MATCH = 1.0  # a unit's English words found in a section's notes (rules.search.notes)
 W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
 # A question asking for a number ("how many", "combien"): the best passage states one.
 W_NUMBER = 5.0
@@ -97,6 +99,7 @@ class SectionRow(NamedTuple):
     rule_key: str = ""  # with the book's edition: the same rule in other languages
     edition: str = ""
     context: str = ""  # normalised headings of the sections it stands in (its parents)
+    notes: str = ""  # its note tokens (rules.search.notes), NOTE_PREFIX-marked
 
 
 class Ranked(NamedTuple):
@@ -111,6 +114,7 @@ class _Vectors:
     body: dict[str, np.ndarray] = field(default_factory=dict)
     head: dict[str, np.ndarray] = field(default_factory=dict)
     context: dict[str, np.ndarray] = field(default_factory=dict)
+    notes: dict[str, np.ndarray] = field(default_factory=dict)
     # (match, heading, focus, in_heading) per unit and language: `_unit_vectors`
     units: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray, bool]] = field(
         default_factory=dict
@@ -187,6 +191,7 @@ class SearchIndex:
         body_counts: dict[str, list[int]] = {}
         head_postings: dict[str, list[int]] = {}
         context_postings: dict[str, list[int]] = {}
+        note_postings: dict[str, list[int]] = {}
         lengths = np.zeros(n, dtype=np.float32)
         frequencies: dict[str, Counter] = {lang: Counter() for lang in LANGS}
         chunks: dict[str, set[str]] = {lang: set() for lang in LANGS}
@@ -215,6 +220,8 @@ class SearchIndex:
                 head_postings.setdefault(token, []).append(position)
             for token in set(row.context.split()):
                 context_postings.setdefault(token, []).append(position)
+            for token in set(row.notes.split()):
+                note_postings.setdefault(token, []).append(position)
             if row.lang in frequencies:
                 frequencies[row.lang].update(set(heading_tokens) | set(body_tokens))
                 if surface_words:
@@ -235,6 +242,7 @@ class SearchIndex:
             )
         self.head = {t: np.array(p, dtype=np.int32) for t, p in head_postings.items()}
         self.context = {t: np.array(p, dtype=np.int32) for t, p in context_postings.items()}
+        self.notes = {t: np.array(p, dtype=np.int32) for t, p in note_postings.items()}
         self.defines = {c: np.array(sorted(set(p)), dtype=np.int32) for c, p in defines.items()}
         self.vocabularies = {
             lang: Vocabulary(
@@ -300,6 +308,13 @@ class SearchIndex:
     def _context(self, token: str, cache: _Vectors) -> np.ndarray:
         return self._flags(token, self.context, cache.context)
 
+    def _noted(self, phrase: Phrase, cache: _Vectors) -> np.ndarray:
+        """A bool per section: whether its notes hold every token of a note phrase."""
+        found = self._flags(phrase[0], self.notes, cache.notes)
+        for token in phrase[1:]:
+            found = found & self._flags(token, self.notes, cache.notes)
+        return found
+
     def _flags(self, token: str, postings: dict, seen: dict[str, np.ndarray]) -> np.ndarray:
         """A bool per section: whether `postings` list it for `token` (remembered in `seen`
         for the search)."""
@@ -342,7 +357,12 @@ class SearchIndex:
         # Whether a heading or a context holds an alternative: if none, the last two steps
         # change nothing and are skipped.
         in_heading = in_context = False
+        noted = None
         for phrase in unit.alternatives:
+            if phrase[0].startswith(NOTE_PREFIX):
+                found = self._noted(phrase, cache)[start:end]
+                noted = found if noted is None else noted | found
+                continue
             if len(phrase) == 1:
                 posting = self.body.get(phrase[0])
                 if posting is not None:
@@ -378,6 +398,8 @@ class SearchIndex:
             np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
         if in_context:
             np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
+        if noted is not None:
+            np.maximum(match, noted * np.float32(NOTE_MATCH), out=match)
         if in_heading:
             match[heading] = 1.0
         return match, heading, focus, in_heading
@@ -863,7 +885,11 @@ def _unit_explanation(unit: Unit, share: float, score, position: int, index, cac
             break
     else:
         for phrase in unit.alternatives:
-            if all(index._context(t, cache)[position] for t in phrase):
+            if phrase[0].startswith(NOTE_PREFIX):
+                if index._noted(phrase, cache)[position]:
+                    where, matched = "notes", [t[len(NOTE_PREFIX) :] for t in phrase]
+                    break
+            elif all(index._context(t, cache)[position] for t in phrase):
                 where, matched = "context", list(phrase)
                 break
     return {

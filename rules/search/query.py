@@ -28,6 +28,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .glossary import DICTIONARY, GAME, TERM, WORD, Direction, Glossary, load_number_cues
 from .normalise import LANGS, STOP_WORDS, fold_accents, scripts, word_tokens, words
+from .notes import NOTES_LANG, note_phrase
 
 Phrase = tuple[str, ...]
 MAX_WORDS = 32
@@ -516,6 +517,8 @@ def _interpret(
             alternatives.insert(0, own)
         if not alternatives:
             continue
+        if source == NOTES_LANG:
+            alternatives.append(note_phrase(own))
         covered |= word_indices
         term = TERM in kinds
         concept = next((e.key for e in entries if e.kind == TERM), "")
@@ -542,6 +545,8 @@ def _interpret(
         for entry in match.entries:
             found = dictionary.phrases_of(entry, target)
             alternatives += [p for p in found if p not in alternatives]
+        if source == NOTES_LANG:
+            alternatives.append(note_phrase(tuple(best[match.start : match.end])))
         covered |= word_indices
         label = " ".join(dict.fromkeys(raw_words[i] for i in sorted(word_indices)))
         unit = Unit(tuple(alternatives), label=label, origin=DICTIONARY, weight=DICTIONARY_WEIGHT)
@@ -559,16 +564,20 @@ def _interpret(
             weight = FOREIGN_WORD
         for n, options in enumerate(word):
             origin = "foreign" if foreign else ("typo" if len(options) > 1 else "query")
+            alternatives = [(option,) for option in options]
             if foreign and target != "fa" and source != "fa" and n < len(source_reading[i]):
                 stem = source_reading[i][n][0]
                 if len(stem) >= 5 and stem not in options:
-                    options = (*options, stem)
+                    alternatives.append((stem,))
                     expanded = True
+            if source == NOTES_LANG and n < len(source_reading[i]):
+                read = source_reading[i][n]
+                alternatives.append(note_phrase((read[1] if len(read) > 1 else read[0],)))
             units.append(
                 (
                     i,
                     Unit(
-                        tuple((option,) for option in options),
+                        tuple(alternatives),
                         label=raw_words[i],
                         origin=origin,
                         weight=weight,

@@ -28,6 +28,7 @@ from django.db.models import Count, Max
 
 from .glossary import load_dictionary, load_terms
 from .index import SearchIndex, SectionRow
+from .notes import load_notes, note_tokens
 from .query import Vocabulary
 
 VERSION_KEY = "rules-search:index-version"
@@ -115,6 +116,8 @@ def build_index(fingerprint: object = None, books: dict | None = None) -> Search
             headings.append(parent_heading)
         return " ".join(headings)
 
+    notes = load_notes()
+
     def section_rows():
         columns = (*fields, "search_heading", "search_body")
         rows = Section.objects.order_by("id").values_list(*columns)
@@ -137,6 +140,13 @@ def build_index(fingerprint: object = None, books: dict | None = None) -> Search
                 values[at["rule_key"]],
                 books[book_id].edition_key,
                 context(values[at["parent_id"]]),
+                note_tokens(
+                    notes,
+                    game=books[book_id].game,
+                    lang=books[book_id].lang,
+                    slug=values[at["slug"]],
+                    heading=values[at["heading"]],
+                ),
             )
 
     index = SearchIndex(section_rows(), load_terms(), fingerprint=fingerprint)

@@ -25,6 +25,7 @@ from django.db import connection
 
 from rules.models import Rulebook, Section
 from rules.search import index_book, normalise, search_sections
+from rules.search.notes import load_notes
 from rules.search.relevance import evaluate as evaluate_set
 from rules.search.relevance import load_cases
 
@@ -299,3 +300,22 @@ def test_snippets_of_the_real_books_show_no_markup(real_books):
     ]
     leaks = [text for text in shown if MARKUP.search(text)]
     assert len(shown) > 500 and leaks == []
+
+
+def test_section_notes_all_belong_to_a_section_of_the_real_books(real_books):
+    """Every shipped note names a section the importer makes from the real books (same
+    game, language, slug and heading): an importer change that renames sections shows here
+    instead of silently leaving notes unread."""
+    notes = load_notes()
+    sections = {
+        (s.book.game, s.book.lang, s.slug): s.heading
+        for s in Section.objects.select_related("book").filter(
+            book__slug__in=[slug for _, slug, _, _ in BOOKS]
+        )
+    }
+    orphans = [
+        key for key, (heading, _tokens) in notes.items()
+        if key not in sections or normalise(sections[key], key[1]) != heading
+    ]  # fmt: skip
+    assert len(notes) >= 400
+    assert orphans == []

@@ -1,0 +1,71 @@
+"""Section notes: the English words players use for what each section of a shipped
+rulebook says (rules/data/section_notes/<game>.<lang>.json, format citadel-section-notes/1).
+
+A French or Persian rulebook answers English questions only as far as its words can be
+carried across (glossary, lexicon, dictionary); a player rarely asks in the book's words.
+The notes are the project's own index of the books it ships, written in English after
+reading each section (never a translation of its sentences): its game terms as the English
+edition names them, the situations it rules on in plain words, and what its numbers limit.
+
+A note belongs to a section by game, language, slug and heading: a book imported from
+another text, whose section has another heading under that slug, gets no note there. The
+search index keeps a section's notes as tokens of their own (NOTE_PREFIX + the English
+token) that only the English reading of a query asks for (rules.search.query), matched at
+NOTE_MATCH (rules.search.index). Pure functions, no Django import.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+
+from .normalise import normalise, tokens
+
+NOTES_DIR = Path(__file__).resolve().parent.parent / "data" / "section_notes"
+FORMAT = "citadel-section-notes/1"
+NOTES_LANG = "en"  # the language the notes are written in
+NOTE_PREFIX = "~"  # marks a note's token: the normaliser never makes one
+
+# (game, book language, section slug) -> (normalised heading, note tokens)
+Notes = Mapping[tuple[str, str, str], tuple[str, str]]
+
+
+def parse_notes(data: dict) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """The notes of one document, keyed by (game, lang, slug)."""
+    if data.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} document")
+    game, lang = data["game"], data["lang"]
+    found = {}
+    for item in data["sections"]:
+        phrases = item[NOTES_LANG]
+        words = dict.fromkeys(
+            NOTE_PREFIX + token for phrase in phrases for token in tokens(phrase, NOTES_LANG)
+        )
+        found[game, lang, item["slug"]] = (normalise(item["heading"], lang), " ".join(words))
+    return found
+
+
+@lru_cache(maxsize=1)
+def load_notes(directory: str | None = None) -> Notes:
+    """Every shipped note (cached); none when the folder is missing."""
+    folder = Path(directory) if directory else NOTES_DIR
+    found: dict[tuple[str, str, str], tuple[str, str]] = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        found.update(parse_notes(json.loads(path.read_text(encoding="utf-8"))))
+    return found
+
+
+def note_tokens(notes: Notes, *, game: str, lang: str, slug: str, heading: str) -> str:
+    """The note tokens of a section ("" when the notes have none for it, or were written
+    for a section of that slug with another heading)."""
+    found = notes.get((game, lang, slug))
+    if found is None or found[0] != normalise(heading, lang):
+        return ""
+    return found[1]
+
+
+def note_phrase(source_tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """The alternative that finds a query unit's English words in the notes."""
+    return tuple(NOTE_PREFIX + token for token in source_tokens)

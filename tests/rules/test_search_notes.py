@@ -1,0 +1,83 @@
+"""Section notes (rules/search/notes.py): the English words of the shipped rulebooks'
+sections, read by the search index."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.models import Rulebook, Section
+from rules.search import index_book, search_sections
+from rules.search.notes import NOTES_DIR, load_notes, note_tokens, parse_notes
+
+# A section the shipped Hand of the King notes describe (rules/data/section_notes/hotk.fr.json).
+NOTED_SLUG, NOTED_HEADING = "deroulement-d-une-partie", "DÉROULEMENT D’UNE PARTIE"
+
+
+def _document(**changes):
+    data = {
+        "format": "citadel-section-notes/1",
+        "game": "hotk",
+        "lang": "fr",
+        "sections": [{"slug": "tour", "heading": "Le Tour", "en": ["moving the spider"]}],
+    }
+    data.update(changes)
+    return data
+
+
+def test_parse_notes_keys_by_game_language_and_slug():
+    notes = parse_notes(_document())
+    assert notes[("hotk", "fr", "tour")] == ("tour", "~move ~spider")
+
+
+def test_parse_notes_refuses_another_format():
+    with pytest.raises(ValueError):
+        parse_notes(_document(format="citadel-glossary/1"))
+
+
+def test_note_tokens_of_a_section_with_another_heading_are_empty():
+    notes = parse_notes(_document())
+    assert note_tokens(notes, game="hotk", lang="fr", slug="tour", heading="Le Tour")
+    assert note_tokens(notes, game="hotk", lang="fr", slug="tour", heading="Fin") == ""
+
+
+def test_shipped_notes_are_short_phrases_one_entry_per_section():
+    for path in sorted(NOTES_DIR.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        slugs = [item["slug"] for item in data["sections"]]
+        assert len(slugs) == len(set(slugs)), path.name
+        for item in data["sections"]:
+            assert 1 <= len(item["en"]) <= 16, (path.name, item["slug"])
+            assert all(0 < len(phrase.split()) <= 8 for phrase in item["en"]), item["slug"]
+    assert len(load_notes()) >= 400
+
+
+def _hotk_book(heading=NOTED_HEADING):
+    book = Rulebook.objects.create(slug="hotk-notes", lang="fr", game="hotk", title="La Main")
+    for position, (slug, title, body) in enumerate(
+        [
+            (NOTED_SLUG, heading, "Les joueurs jouent à tour de rôle."),
+            ("mise-en-place", "MISE EN PLACE", "On dispose les cartes en grille."),
+        ]
+    ):
+        Section.objects.create(
+            book=book, slug=slug, position=position, heading=title, body=body, rule_key=slug
+        )
+    index_book(book)
+    return book
+
+
+@pytest.mark.django_db
+def test_search_sections_finds_a_section_by_its_english_notes():
+    _hotk_book()
+    hits = search_sections("is diagonal movement allowed", book="hotk-notes", explain=True)
+    assert hits and hits[0].section.slug == NOTED_SLUG
+    assert "notes" in {unit["where"] for unit in hits[0].explanation["units"]}
+
+
+@pytest.mark.django_db
+def test_search_sections_reads_no_notes_for_a_section_with_another_heading():
+    _hotk_book(heading="UN AUTRE TITRE")
+    hits = search_sections("is diagonal movement allowed", book="hotk-notes")
+    assert NOTED_SLUG not in {hit.section.slug for hit in hits}
