@@ -78,7 +78,7 @@ PROSE_WORDS = 7
 PASSAGES = 64  # lines told apart per section (the rest count as the last one)
 PASSAGE_CANDIDATES = 30  # sections whose best paragraph is scored (the best so far)
 CONTEXT_MATCH = 0.5  # a unit found only in the headings a section stands in
-NOTE_MATCH = 1.0  # a unit's English words found in a section's notes (rules.search.notes)
+NOTE_MATCH = 1.0  # a unit's words found in a section's notes (rules.search.notes)
 W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
 # A question asking for a number ("how many", "combien"): the best passage states one.
 W_NUMBER = 5.0
@@ -887,7 +887,7 @@ def _unit_explanation(unit: Unit, share: float, score, position: int, index, cac
         for phrase in unit.alternatives:
             if phrase[0].startswith(NOTE_PREFIX):
                 if index._noted(phrase, cache)[position]:
-                    where, matched = "notes", [t[len(NOTE_PREFIX) :] for t in phrase]
+                    where, matched = "notes", [t.partition(":")[2] for t in phrase]
                     break
             elif all(index._context(t, cache)[position] for t in phrase):
                 where, matched = "context", list(phrase)

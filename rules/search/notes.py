@@ -1,5 +1,6 @@
-"""Section notes: the English words players use for what each section of a shipped
-rulebook says (rules/data/section_notes/<game>.<lang>.json, format citadel-section-notes/1).
+"""Section notes: the words players use for what each section of a shipped rulebook says,
+in English and in French (rules/data/section_notes/<game>.<lang>.json, format
+citadel-section-notes/1).
 
 A French or Persian rulebook answers English questions only as far as its words can be
 carried across (glossary, lexicon, dictionary); a player rarely asks in the book's words.
@@ -7,11 +8,15 @@ The notes are the project's own index of the books it ships, written in English 
 reading each section (never a translation of its sentences): its game terms as the English
 edition names them, the situations it rules on in plain words, and what its numbers limit.
 
+The French notes do the same for French players, whose words are often not the book's
+("mesurer", "qui commence", "égalité"): the words a section does not use itself.
+
 A note belongs to a section by game, language, slug and heading: a book imported from
 another text, whose section has another heading under that slug, gets no note there. The
-search index keeps a section's notes as tokens of their own (NOTE_PREFIX + the English
-token) that only the English reading of a query asks for (rules.search.query), matched at
-NOTE_MATCH (rules.search.index). Pure functions, no Django import.
+search index keeps a section's notes as tokens of their own (NOTE_PREFIX, the notes'
+language and the token: "~en:charg") that only a query's reading in that language asks for
+(rules.search.query), matched at NOTE_MATCH (rules.search.index). Pure functions, no
+Django import.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from .normalise import normalise, tokens
 
 NOTES_DIR = Path(__file__).resolve().parent.parent / "data" / "section_notes"
 FORMAT = "citadel-section-notes/1"
-NOTES_LANG = "en"  # the language the notes are written in
+NOTE_LANGS = ("en", "fr")  # the languages notes are written in
 NOTE_PREFIX = "~"  # marks a note's token: the normaliser never makes one
 
 # (game, book language, section slug) -> (normalised heading, note tokens)
@@ -39,9 +44,11 @@ def parse_notes(data: dict) -> dict[tuple[str, str, str], tuple[str, str]]:
     game, lang = data["game"], data["lang"]
     found = {}
     for item in data["sections"]:
-        phrases = item[NOTES_LANG]
         words = dict.fromkeys(
-            NOTE_PREFIX + token for phrase in phrases for token in tokens(phrase, NOTES_LANG)
+            token
+            for note_lang in NOTE_LANGS
+            for phrase in item.get(note_lang, ())
+            for token in note_phrase(tuple(tokens(phrase, note_lang)), note_lang)
         )
         found[game, lang, item["slug"]] = (normalise(item["heading"], lang), " ".join(words))
     return found
@@ -66,6 +73,6 @@ def note_tokens(notes: Notes, *, game: str, lang: str, slug: str, heading: str) 
     return found[1]
 
 
-def note_phrase(source_tokens: tuple[str, ...]) -> tuple[str, ...]:
-    """The alternative that finds a query unit's English words in the notes."""
-    return tuple(NOTE_PREFIX + token for token in source_tokens)
+def note_phrase(source_tokens: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """The alternative that finds a query unit's words, read in `lang`, in the notes."""
+    return tuple(f"{NOTE_PREFIX}{lang}:{token}" for token in source_tokens)

@@ -28,7 +28,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .glossary import DICTIONARY, GAME, TERM, WORD, Direction, Glossary, load_number_cues
 from .normalise import LANGS, STOP_WORDS, fold_accents, scripts, word_tokens, words
-from .notes import NOTES_LANG, note_phrase
+from .notes import NOTE_LANGS, note_phrase
 
 Phrase = tuple[str, ...]
 MAX_WORDS = 32
@@ -517,8 +517,8 @@ def _interpret(
             alternatives.insert(0, own)
         if not alternatives:
             continue
-        if source == NOTES_LANG:
-            alternatives.append(note_phrase(own))
+        if source in NOTE_LANGS:
+            alternatives.append(note_phrase(own, source))
         covered |= word_indices
         term = TERM in kinds
         concept = next((e.key for e in entries if e.kind == TERM), "")
@@ -545,8 +545,8 @@ def _interpret(
         for entry in match.entries:
             found = dictionary.phrases_of(entry, target)
             alternatives += [p for p in found if p not in alternatives]
-        if source == NOTES_LANG:
-            alternatives.append(note_phrase(tuple(best[match.start : match.end])))
+        if source in NOTE_LANGS:
+            alternatives.append(note_phrase(tuple(best[match.start : match.end]), source))
         covered |= word_indices
         label = " ".join(dict.fromkeys(raw_words[i] for i in sorted(word_indices)))
         unit = Unit(tuple(alternatives), label=label, origin=DICTIONARY, weight=DICTIONARY_WEIGHT)
@@ -570,9 +570,9 @@ def _interpret(
                 if len(stem) >= 5 and stem not in options:
                     alternatives.append((stem,))
                     expanded = True
-            if source == NOTES_LANG and n < len(source_reading[i]):
+            if source in NOTE_LANGS and n < len(source_reading[i]):
                 read = source_reading[i][n]
-                alternatives.append(note_phrase((read[1] if len(read) > 1 else read[0],)))
+                alternatives.append(note_phrase((read[1] if len(read) > 1 else read[0],), source))
             units.append(
                 (
                     i,

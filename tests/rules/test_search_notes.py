@@ -28,7 +28,14 @@ def _document(**changes):
 
 def test_parse_notes_keys_by_game_language_and_slug():
     notes = parse_notes(_document())
-    assert notes[("hotk", "fr", "tour")] == ("tour", "~move ~spider")
+    assert notes[("hotk", "fr", "tour")] == ("tour", "~en:move ~en:spider")
+
+
+def test_parse_notes_marks_each_language_of_its_own():
+    document = _document(
+        sections=[{"slug": "tour", "heading": "Le Tour", "en": ["spider"], "fr": ["araignée"]}]
+    )
+    assert parse_notes(document)[("hotk", "fr", "tour")][1] == "~en:spider ~fr:araigne"
 
 
 def test_parse_notes_refuses_another_format():
@@ -48,8 +55,10 @@ def test_shipped_notes_are_short_phrases_one_entry_per_section():
         slugs = [item["slug"] for item in data["sections"]]
         assert len(slugs) == len(set(slugs)), path.name
         for item in data["sections"]:
-            assert 1 <= len(item["en"]) <= 16, (path.name, item["slug"])
-            assert all(0 < len(phrase.split()) <= 8 for phrase in item["en"]), item["slug"]
+            assert item.get("en") or item.get("fr"), (path.name, item["slug"])
+            for phrases in (item.get("en", []), item.get("fr", [])):
+                assert len(phrases) <= 16, (path.name, item["slug"])
+                assert all(0 < len(phrase.split()) <= 8 for phrase in phrases), item["slug"]
     assert len(load_notes()) >= 400
 
 
@@ -81,3 +90,11 @@ def test_search_sections_reads_no_notes_for_a_section_with_another_heading():
     _hotk_book(heading="UN AUTRE TITRE")
     hits = search_sections("is diagonal movement allowed", book="hotk-notes")
     assert NOTED_SLUG not in {hit.section.slug for hit in hits}
+
+
+@pytest.mark.django_db
+def test_search_sections_finds_a_section_by_its_french_notes():
+    _hotk_book()
+    hits = search_sections("sauter par-dessus les cartes", book="hotk-notes", explain=True)
+    assert hits and hits[0].section.slug == NOTED_SLUG
+    assert "notes" in {unit["where"] for unit in hits[0].explanation["units"]}
