@@ -78,9 +78,12 @@ def _hotk_book(heading=NOTED_HEADING):
 
 
 @pytest.mark.django_db
-def test_search_sections_finds_a_section_by_its_english_notes():
+@pytest.mark.parametrize(
+    "query", ["is diagonal movement allowed", "sauter par-dessus les cartes"], ids=["en", "fr"]
+)
+def test_search_sections_finds_a_section_by_its_notes_in_each_language(query):
     _hotk_book()
-    hits = search_sections("is diagonal movement allowed", book="hotk-notes", explain=True)
+    hits = search_sections(query, book="hotk-notes", explain=True)
     assert hits and hits[0].section.slug == NOTED_SLUG
     assert "notes" in {unit["where"] for unit in hits[0].explanation["units"]}
 
@@ -90,11 +93,3 @@ def test_search_sections_reads_no_notes_for_a_section_with_another_heading():
     _hotk_book(heading="UN AUTRE TITRE")
     hits = search_sections("is diagonal movement allowed", book="hotk-notes")
     assert NOTED_SLUG not in {hit.section.slug for hit in hits}
-
-
-@pytest.mark.django_db
-def test_search_sections_finds_a_section_by_its_french_notes():
-    _hotk_book()
-    hits = search_sections("sauter par-dessus les cartes", book="hotk-notes", explain=True)
-    assert hits and hits[0].section.slug == NOTED_SLUG
-    assert "notes" in {unit["where"] for unit in hits[0].explanation["units"]}
