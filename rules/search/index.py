@@ -555,6 +555,8 @@ class SearchIndex:
                     continue
                 bits = np.zeros(candidates.size, dtype=np.uint64)
                 for phrase in unit.alternatives:
+                    if phrase[0].startswith(NOTE_PREFIX):
+                        continue  # notes have no lines: passages are the body's
                     phrase_bits = lines_at(phrase[0])
                     for token in phrase[1:]:
                         phrase_bits = phrase_bits & lines_at(token)
