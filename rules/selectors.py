@@ -109,6 +109,17 @@ def ancestors(section: Section, outline: list[Section]) -> list[Section]:
     return list(reversed(chain))
 
 
+def key_words(section: Section, reader: str) -> list[str]:
+    """The section's notes in the reader's language when its book is in another one: the
+    words an English reader of a French rulebook would use for what the section says."""
+    from .search.notes import note_phrases
+
+    book = section.book
+    return note_phrases(
+        game=book.game, lang=book.lang, slug=section.slug, heading=section.heading, reader=reader
+    )
+
+
 def translations(section: Section) -> list[Section]:
     """The same section in the other languages of the book's edition (same rule_key)."""
     if not section.rule_key or not section.book.edition_key:

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from cards.models import Game
+from common.i18n import current_language
 
 from . import selectors
 from .models import Language, Rulebook
@@ -58,6 +59,7 @@ def section(request: HttpRequest, book_slug: str, section_slug: str) -> HttpResp
             "previous": previous,
             "next": following,
             "translations": selectors.translations(current),
+            "key_words": selectors.key_words(current, current_language()),
         },
     )
 

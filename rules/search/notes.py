@@ -55,13 +55,42 @@ def parse_notes(data: dict) -> dict[tuple[str, str, str], tuple[str, str]]:
 
 
 @lru_cache(maxsize=1)
-def load_notes(directory: str | None = None) -> Notes:
-    """Every shipped note (cached); none when the folder is missing."""
-    folder = Path(directory) if directory else NOTES_DIR
+def _documents() -> tuple[dict, ...]:
+    """The shipped notes documents (none when the folder is missing)."""
+    paths = sorted(NOTES_DIR.glob("*.json")) if NOTES_DIR.is_dir() else []
+    return tuple(json.loads(path.read_text(encoding="utf-8")) for path in paths)
+
+
+@lru_cache(maxsize=1)
+def load_notes() -> Notes:
+    """Every shipped note as search tokens (cached)."""
     found: dict[tuple[str, str, str], tuple[str, str]] = {}
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        found.update(parse_notes(json.loads(path.read_text(encoding="utf-8"))))
+    for document in _documents():
+        found.update(parse_notes(document))
     return found
+
+
+@lru_cache(maxsize=1)
+def _phrases() -> dict[tuple[str, str, str], tuple[str, dict[str, list[str]]]]:
+    return {
+        (document["game"], document["lang"], item["slug"]): (
+            normalise(item["heading"], document["lang"]),
+            {lang: list(item[lang]) for lang in NOTE_LANGS if item.get(lang)},
+        )
+        for document in _documents()
+        for item in document["sections"]
+    }
+
+
+def note_phrases(*, game: str, lang: str, slug: str, heading: str, reader: str) -> list[str]:
+    """The phrases of a section's notes in the reader's language, for a reader of a book in
+    another language ("In English: charge falls short, …"); [] otherwise."""
+    if reader == lang:
+        return []
+    found = _phrases().get((game, lang, slug))
+    if found is None or found[0] != normalise(heading, lang):
+        return []
+    return found[1].get(reader, [])
 
 
 def note_tokens(notes: Notes, *, game: str, lang: str, slug: str, heading: str) -> str:

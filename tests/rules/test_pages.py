@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from rules.models import Section
+from rules.models import Rulebook, Section
 from rules.services import import_rulebook_text
 
 pytestmark = pytest.mark.django_db
@@ -217,3 +217,27 @@ def test_search_page_filters_by_language(client, books):
 )
 def test_search_page_never_fails_on_odd_input(client, books, params):
     assert client.get(reverse("rules:search"), params).status_code == 200
+
+
+def _noted_hotk_section():
+    """A section the shipped notes describe (rules/data/section_notes/hotk.fr.json)."""
+    book = Rulebook.objects.create(slug="hotk-fr", lang="fr", game="hotk", title="La Main du Roi")
+    return Section.objects.create(
+        book=book,
+        slug="deroulement-d-une-partie",
+        position=0,
+        heading="DÉROULEMENT D’UNE PARTIE",
+        body="Les joueurs jouent à tour de rôle.",
+    )
+
+
+def test_section_page_gives_an_english_reader_the_key_words_of_a_french_section(client):
+    section = _noted_hotk_section()
+    html = client.get(_url(section.book, section.slug), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'class="key-words"' in html and "no diagonal movement" in html
+
+
+def test_section_page_gives_no_key_words_to_a_reader_of_the_book_language(client):
+    section = _noted_hotk_section()
+    html = client.get(_url(section.book, section.slug), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'class="key-words"' not in html
