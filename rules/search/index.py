@@ -163,6 +163,14 @@ class SearchIndex:
         for lang, mask in self.lang_masks.items():
             at = np.flatnonzero(mask)
             self.ranges[lang] = (int(at[0]), int(at[-1]) + 1) if at.size else (0, 0)
+        # The same bounds as an array of the postings' type: searchsorted on it does not
+        # convert (a tuple costs it a few µs, and a search makes dozens of those calls).
+        self._bounds = {lang: np.array(r, dtype=np.int32) for lang, r in self.ranges.items()}
+        # What a unit in no heading has for heading and focus (read-only: shared).
+        self._no_heading = {lang: _frozen_zeros(end - start, bool)
+                            for lang, (start, end) in self.ranges.items()}  # fmt: skip
+        self._no_focus = {lang: _frozen_zeros(end - start, np.float32)
+                          for lang, (start, end) in self.ranges.items()}  # fmt: skip
         self.game_masks = {
             game: np.array([x == game for x in self.games], bool) for game in set(self.games)
         }
@@ -294,7 +302,9 @@ class SearchIndex:
         return found
 
     def _lines_at(self, token: str, positions: np.ndarray) -> np.ndarray:
-        """For sections at `positions` (sorted or not), a bit per line holding the token."""
+        """For sections at `positions` (sorted or not), a bit per line holding the token.
+        `positions` of the postings' type (int32): of another, every search would convert
+        the whole posting."""
         found = np.zeros(positions.size, dtype=np.uint64)
         posting = self.body.get(token)
         if posting is not None:
@@ -344,47 +354,47 @@ class SearchIndex:
         """(match, heading, focus, in_heading) over the slice of `lang`: match in 0..1 (1 in
         the heading), heading bool, the number of heading words of the longest alternative
         the heading holds whole, and False when no heading holds the unit (heading and
-        focus are all zeros: adding them can be skipped). One-word alternatives are
-        scattered from their postings. A unit found only in the headings of the sections
-        a section stands in (its context: "Setup" under "A Storm of Swords") matches it
-        CONTEXT_MATCH."""
+        focus are then the language's shared zeros: adding them can be skipped). One-word
+        alternatives are scattered from their postings. A unit found only in the headings
+        of the sections a section stands in (its context: "Setup" under "A Storm of
+        Swords") matches it CONTEXT_MATCH; one whose words its notes hold, NOTE_MATCH.
+
+        A search computes a dozen units, each in a few dozen numpy calls on small arrays:
+        the call, not the data, is the cost. So the heading, focus and context vectors are
+        only allocated for a unit that needs them (most units are in no heading)."""
         start, end = self.ranges[lang]
-        size = end - start
-        match = np.zeros(size, dtype=np.float32)
-        heading = np.zeros(size, dtype=bool)
-        focus = np.zeros(size, dtype=np.float32)
-        context = np.zeros(size, dtype=bool)
-        # Whether a heading or a context holds an alternative: if none, the last two steps
-        # change nothing and are skipped.
-        in_heading = in_context = False
-        noted = None
+        bounds = self._bounds[lang]
+        match = np.zeros(end - start, dtype=np.float32)
+        heading = focus = context = noted = None
+        empty = True  # match holds zeros only: a posting is copied in, not compared
         for phrase in unit.alternatives:
             if phrase[0].startswith(NOTE_PREFIX):
                 found = self._noted(phrase, cache)[start:end]
                 noted = found if noted is None else noted | found
                 continue
             if len(phrase) == 1:
-                posting = self.body.get(phrase[0])
+                token = phrase[0]
+                posting = self.body.get(token)
                 if posting is not None:
-                    low, high = np.searchsorted(posting[0], (start, end))
+                    low, high = posting[0].searchsorted(bounds)
                     at = posting[0][low:high] - start
-                    match[at] = np.maximum(match[at], posting[1][low:high])
-                posting = self.head.get(phrase[0])
-                if posting is not None:
-                    low, high = np.searchsorted(posting, (start, end))
-                    if high > low:
-                        at = posting[low:high] - start
-                        heading[at] = True
-                        focus[at] = np.maximum(focus[at], 1.0)
-                        in_heading = True
-                posting = self.context.get(phrase[0])
-                if posting is not None:
-                    low, high = np.searchsorted(posting, (start, end))
-                    if high > low:
-                        context[posting[low:high] - start] = True
-                        in_context = True
+                    if empty:
+                        match[at] = posting[1][low:high]
+                    else:
+                        match[at] = np.maximum(match[at], posting[1][low:high])
+                    empty = False
+                at = _in_range(self.head.get(token), bounds, start)
+                if at is not None:
+                    heading, focus = self._heading_vectors(heading, focus, lang)
+                    heading[at] = True
+                    focus[at] = np.maximum(focus[at], 1.0)
+                at = _in_range(self.context.get(token), bounds, start)
+                if at is not None:
+                    context = self._zeros(context, lang, bool)
+                    context[at] = True
                 continue
-            in_heading = in_context = True
+            heading, focus = self._heading_vectors(heading, focus, lang)
+            context = self._zeros(context, lang, bool)
             body = self._body(phrase[0], cache)[start:end]
             head = self._head(phrase[0], cache)[start:end]
             around = self._context(phrase[0], cache)[start:end]
@@ -393,16 +403,29 @@ class SearchIndex:
                 head = head & self._head(token, cache)[start:end]
                 around = around & self._context(token, cache)[start:end]
             np.maximum(match, body, out=match)
+            empty = False
             heading |= head
             context |= around
             np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
-        if in_context:
+        if context is not None:
             np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
         if noted is not None:
             np.maximum(match, noted * np.float32(NOTE_MATCH), out=match)
-        if in_heading:
-            match[heading] = 1.0
-        return match, heading, focus, in_heading
+        if heading is None:
+            return match, self._no_heading[lang], self._no_focus[lang], False
+        match[heading] = 1.0
+        return match, heading, focus, True
+
+    def _zeros(self, vector: np.ndarray | None, lang: str, dtype) -> np.ndarray:
+        """`vector`, or zeros over the slice of `lang` when it is not allocated yet."""
+        if vector is not None:
+            return vector
+        start, end = self.ranges[lang]
+        return np.zeros(end - start, dtype=dtype)
+
+    def _heading_vectors(self, heading, focus, lang: str) -> tuple[np.ndarray, np.ndarray]:
+        """A unit's heading (bool) and focus (float) vectors, allocated on first use."""
+        return self._zeros(heading, lang, bool), self._zeros(focus, lang, np.float32)
 
     def _unit_idf(self, unit: Unit, lang: str, cache: _Vectors) -> float:
         key = (unit.alternatives, lang)
@@ -536,11 +559,12 @@ class SearchIndex:
             candidates = candidates[top[:PASSAGE_CANDIDATES]]
         best = np.zeros(candidates.size, dtype=np.float32)
         token_lines: dict[str, np.ndarray] = {}  # token -> its lines in the candidates
+        looked_up = candidates.astype(np.int32)  # the postings' type: searched unconverted
 
         def lines_at(token: str) -> np.ndarray:
             found = token_lines.get(token)
             if found is None:
-                found = token_lines[token] = self._lines_at(token, candidates)
+                found = token_lines[token] = self._lines_at(token, looked_up)
             return found
 
         for lang, reading, weight_sum, unit_weights in readings:
@@ -724,7 +748,7 @@ class SearchIndex:
 
     def doc_tokens(self, lang_query: LangQuery, positions: list[int]) -> dict[int, set[str]]:
         """The query tokens each section at `positions` holds (heading or body)."""
-        wanted = np.array(positions, dtype=np.int64)
+        wanted = np.array(positions, dtype=np.int32)  # the postings' type (see _lines_at)
         found: dict[int, set[str]] = {position: set() for position in positions}
         for token in lang_query.all_tokens:
             for posting in (self.body.get(token, (None,))[0], self.head.get(token)):
@@ -832,6 +856,22 @@ _LANG_ORDER = {lang: number for number, lang in enumerate(LANGS)}
 def _mask_of(masks: Iterable[int], start: int) -> int:
     """The bitwise or of `masks` and `start`."""
     return functools.reduce(operator.or_, masks, start)
+
+
+def _in_range(postings: np.ndarray | None, bounds: np.ndarray, start: int) -> np.ndarray | None:
+    """The entries of `postings` within `bounds` (start, end), made relative to `start`;
+    None when there are none."""
+    if postings is None:
+        return None
+    low, high = postings.searchsorted(bounds)
+    return postings[low:high] - start if high > low else None
+
+
+def _frozen_zeros(size: int, dtype) -> np.ndarray:
+    """Zeros no caller can write to (shared between searches)."""
+    zeros = np.zeros(size, dtype=dtype)
+    zeros.flags.writeable = False
+    return zeros
 
 
 def _located(postings: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
