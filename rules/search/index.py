@@ -175,7 +175,8 @@ class SearchIndex:
             game: np.array([x == game for x in self.games], bool) for game in set(self.games)
         }
         self.game_names = sorted(self.game_masks)
-        self.game_codes = np.array([self.game_names.index(g) for g in self.games], dtype=np.int64)
+        self.game_numbers = {game: number for number, game in enumerate(self.game_names)}
+        self.game_codes = np.array([self.game_numbers[g] for g in self.games], dtype=np.int64)
         # Per language, the games with books in it and their number of sections.
         self.game_sizes = {
             lang: {
@@ -577,15 +578,8 @@ class SearchIndex:
             for unit, _importance, _match, credit, head, in_heading in unit_weights:
                 if not credit:
                     continue
-                bits = np.zeros(candidates.size, dtype=np.uint64)
-                for phrase in unit.alternatives:
-                    if phrase[0].startswith(NOTE_PREFIX):
-                        continue  # notes have no lines: passages are the body's
-                    phrase_bits = lines_at(phrase[0])
-                    for token in phrase[1:]:
-                        phrase_bits = phrase_bits & lines_at(token)
-                    bits |= phrase_bits
-                bits |= bits >> np.uint64(1)  # a passage is a line and the next one
+                bits = _unit_lines(unit, lines_at, candidates.size)
+                bits = bits | (bits >> np.uint64(1))  # a passage is a line and the next one
                 if in_heading:
                     bits[head[local] & inside] = ALL_PASSAGES
                 unpacked = np.unpackbits(bits.view(np.uint8).reshape(-1, 8), axis=1,
@@ -700,8 +694,8 @@ class SearchIndex:
             if held is None:
                 start, end = self.ranges[lang]
                 counts = np.bincount(self.game_codes[start:end][match > 0],
-                                     minlength=len(self.game_names))  # fmt: skip
-                held = {g: float(counts[self.game_names.index(g)]) for g in sizes}
+                                     minlength=len(self.game_names)).tolist()  # fmt: skip
+                held = {g: float(counts[self.game_numbers[g]]) for g in sizes}
                 cache.games[(unit.alternatives, lang)] = held
             for game, count in sizes.items():
                 log_likelihood[game] += weight * math.log((held[game] + 0.5) / (count + 1.0))
@@ -856,6 +850,18 @@ _LANG_ORDER = {lang: number for number, lang in enumerate(LANGS)}
 def _mask_of(masks: Iterable[int], start: int) -> int:
     """The bitwise or of `masks` and `start`."""
     return functools.reduce(operator.or_, masks, start)
+
+
+def _unit_lines(unit: Unit, lines_at, size: int) -> np.ndarray:
+    """For `size` candidates, a bit per line holding one of the unit's phrases, from
+    `lines_at` (token -> its bits, shared: not modified here, and the result may be one
+    of them). Note phrases are left out: notes have no lines, passages are the body's."""
+    phrases = [phrase for phrase in unit.alternatives if not phrase[0].startswith(NOTE_PREFIX)]
+    if not phrases:
+        return np.zeros(size, dtype=np.uint64)
+    return functools.reduce(
+        operator.or_, (functools.reduce(operator.and_, map(lines_at, phrase)) for phrase in phrases)
+    )
 
 
 def _in_range(postings: np.ndarray | None, bounds: np.ndarray, start: int) -> np.ndarray | None:
