@@ -238,6 +238,7 @@ class SearchIndex:
                     chunks[row.lang].update(row.body.split())
             for concept in self._defined_concepts(row, heading_tokens):
                 defines.setdefault(concept, []).append(position)
+        self.heading_words = np.maximum(self.heading_sizes, 1.0)  # what focus divides by
         average = float(lengths.mean()) if n else 1.0
         norm = K1 * (1 - B + B * lengths / max(average, 1.0))
         self.body = {}
@@ -535,10 +536,14 @@ class SearchIndex:
         if not matched.any():
             return best, matched, cache
         score = best.copy()
-        score += W_DEFINES * self._defines(concepts)
+        # Bonuses that would add zeros everywhere (no game term, no game named) are left
+        # out: each is a few passes over every section.
+        if concepts:
+            score += W_DEFINES * self._defines(concepts)
         if game_boost:
             score += W_GAME * self._game_prior(plan, evidence)
-            score += W_NAMED_GAME * self._named_games(plan)
+            if plan.games:
+                score += W_NAMED_GAME * self._named_games(plan)
         score += W_FOCUS * self._focus(plan, cache)
         cache.preference = self._reader_language(plan)
         score += W_LANGUAGE * cache.preference
@@ -736,7 +741,7 @@ class SearchIndex:
                     if in_heading:
                         hits += focus
                 np.maximum(best[start:end], hits, out=best[start:end])
-        return np.minimum(np.divide(best, np.maximum(self.heading_sizes, 1.0)), 1.0)
+        return np.minimum(np.divide(best, self.heading_words), 1.0)
 
     # --- reading a result --------------------------------------------------------------
 

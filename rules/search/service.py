@@ -196,18 +196,19 @@ def _load_sections(ids: list[int], shown: dict[int, tuple]) -> dict:
             cursor.execute(f"SELECT {columns} FROM {table} WHERE id IN ({placeholders})", ids)
             rows = cursor.fetchall()
     at = fields.index("id")
-    return {row[at]: _section(Section, fields, row) for row in rows}
+    alias = connection.alias  # read once: the connection proxy looks it up per thread
+    return {row[at]: _section(Section, fields, row, alias) for row in rows}
 
 
-def _section(model, fields: tuple[str, ...], row: tuple):
-    """A model instance from database values, as `Model.from_db` makes it but without its
-    signals and per-field checks (every concrete field but the deferred search columns is
-    set: a fifth of the cost)."""
+def _section(model, fields: tuple[str, ...], row: tuple, alias: str):
+    """A model instance from database values (of the `alias` database), as `Model.from_db`
+    makes it but without its signals and per-field checks (every concrete field but the
+    deferred search columns is set: a fifth of the cost)."""
     instance = object.__new__(model)
     instance.__dict__.update(zip(fields, row, strict=True))
     instance._state = ModelState()
     instance._state.adding = False
-    instance._state.db = connection.alias
+    instance._state.db = alias
     return instance
 
 
