@@ -327,6 +327,16 @@ class SearchIndex:
             found = found & self._flags(token, self.notes, cache.notes)
         return found
 
+    def _noted_at(self, phrase: Phrase, lang: str, cache: _Vectors) -> np.ndarray | None:
+        """Positions, in the slice of `lang`, of the sections whose notes hold a note
+        phrase (None: none). Nearly every unit has one, mostly of one word: read from its
+        posting rather than a bool per section."""
+        start, end = self.ranges[lang]
+        if len(phrase) == 1:
+            return _in_range(self.notes.get(phrase[0]), self._bounds[lang], start)
+        found = np.flatnonzero(self._noted(phrase, cache)[start:end])
+        return found if found.size else None
+
     def _flags(self, token: str, postings: dict, seen: dict[str, np.ndarray]) -> np.ndarray:
         """A bool per section: whether `postings` list it for `token` (remembered in `seen`
         for the search)."""
@@ -367,12 +377,14 @@ class SearchIndex:
         start, end = self.ranges[lang]
         bounds = self._bounds[lang]
         match = np.zeros(end - start, dtype=np.float32)
-        heading = focus = context = noted = None
+        heading = focus = context = None
+        noted: list[np.ndarray] = []  # where notes hold an alternative (positions in the slice)
         empty = True  # match holds zeros only: a posting is copied in, not compared
         for phrase in unit.alternatives:
             if phrase[0].startswith(NOTE_PREFIX):
-                found = self._noted(phrase, cache)[start:end]
-                noted = found if noted is None else noted | found
+                at = self._noted_at(phrase, lang, cache)
+                if at is not None:
+                    noted.append(at)
                 continue
             if len(phrase) == 1:
                 token = phrase[0]
@@ -411,8 +423,9 @@ class SearchIndex:
             np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
         if context is not None:
             np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
-        if noted is not None:
-            np.maximum(match, noted * np.float32(NOTE_MATCH), out=match)
+        if noted:
+            at = noted[0] if len(noted) == 1 else np.concatenate(noted)
+            match[at] = np.maximum(match[at], np.float32(NOTE_MATCH))
         if heading is None:
             return match, self._no_heading[lang], self._no_focus[lang], False
         match[heading] = 1.0
