@@ -899,8 +899,9 @@ def _frozen_zeros(size: int, dtype) -> np.ndarray:
 
 
 def _located(postings: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(index in `postings`, whether found) for each of `positions` (postings sorted)."""
-    at = np.searchsorted(postings, positions)
+    """(index in `postings`, whether found) for each of `positions` (postings sorted; of
+    their type, see `_lines_at`). The method, not np.searchsorted: a third of the cost."""
+    at = postings.searchsorted(positions)
     at = np.minimum(at, max(postings.size - 1, 0))
     present = postings[at] == positions if postings.size else np.zeros(positions.size, bool)
     return at, present
