@@ -605,11 +605,11 @@ class SearchIndex:
                 share += credit * unpacked
             value = np.where(inside, reading * share.max(axis=1) / weight_sum, 0.0)
             better = value > best
-            lines = share.argmax(axis=1)
-            for at, line, found in zip(candidates[better], lines[better], value[better],
-                                       strict=True):  # fmt: skip
-                cache.best_passage[int(at)] = int(line)
-                cache.passage[int(at)] = float(found)
+            # As Python numbers, in two updates (numpy scalars one by one cost more).
+            improved = candidates[better].tolist()
+            lines = share.argmax(axis=1)[better].tolist()
+            cache.best_passage.update(zip(improved, lines, strict=True))
+            cache.passage.update(zip(improved, value[better].tolist(), strict=True))
             np.maximum(best, value, out=best)
         score[candidates] += W_PASSAGE * best
         if asks_number:
@@ -618,7 +618,8 @@ class SearchIndex:
     def _states_number(self, positions: np.ndarray, cache: _Vectors) -> np.ndarray:
         """1.0 for the sections at `positions` whose best passage (that line and the next,
         else the heading and first lines) states a number, else 0.0."""
-        lines = np.array([cache.best_passage.get(int(p), 0) for p in positions], dtype=np.uint64)
+        best = cache.best_passage
+        lines = np.array([best.get(p, 0) for p in positions.tolist()], dtype=np.uint64)
         passage = (np.uint64(1) << lines) | (
             np.uint64(1) << np.minimum(lines + np.uint64(1), np.uint64(PASSAGES - 1))
         )
