@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .normalise import LANGS, fold_accents, tokens
@@ -77,10 +77,14 @@ class Glossary:
                 self._entry_phrases[entry.key, lang] = entry.phrases(lang)
                 for phrase in self._entry_phrases[entry.key, lang]:
                     self._phrases[lang].setdefault(phrase, []).append(entry)
-        self._longest = {
-            lang: max((len(p) for p in phrases), default=0)
-            for lang, phrases in self._phrases.items()
-        }
+        # Per language, the longest phrase starting with each token: `find` tries no
+        # longer one there (and none at a token that starts no phrase).
+        self._longest: dict[str, dict[str, int]] = {lang: {} for lang in LANGS}
+        for lang, phrases in self._phrases.items():
+            longest = self._longest[lang]
+            for phrase in phrases:
+                if phrase:
+                    longest[phrase[0]] = max(longest.get(phrase[0], 0), len(phrase))
         self._vocabulary = {
             lang: frozenset(token for phrase in phrases for token in phrase)
             for lang, phrases in self._phrases.items()
@@ -109,11 +113,11 @@ class Glossary:
     def find(self, query_tokens: Sequence[str], lang: str) -> list[Match]:
         """Glossary terms in a normalised query, longest first, left to right, no overlaps."""
         phrases = self._phrases.get(lang, {})
-        longest = self._longest.get(lang, 0)
+        longest = self._longest.get(lang, {})
         found: list[Match] = []
         i = 0
         while i < len(query_tokens):
-            for size in range(min(longest, len(query_tokens) - i), 0, -1):
+            for size in range(min(longest.get(query_tokens[i], 0), len(query_tokens) - i), 0, -1):
                 entries = phrases.get(tuple(query_tokens[i : i + size]))
                 if entries:
                     found.append(Match(i, i + size, tuple(entries)))
@@ -228,16 +232,25 @@ class NumberCues:
     values: dict[str, frozenset[str]]
 
     def asked(self, query_words: Sequence[str]) -> bool:
-        """Whether the query's words (folded, lower-case, in order) ask for a number."""
-        for phrases in self.asks.values():
-            for phrase in phrases:
-                size = len(phrase)
-                if any(
-                    tuple(query_words[i : i + size]) == phrase
-                    for i in range(len(query_words) - size + 1)
-                ):
+        """Whether the query's words (folded, lower-case, in order) ask for a number: only
+        the phrases starting with each word are compared (every search asks this, and
+        trying each phrase at each word cost a tenth of the query's planning)."""
+        words = tuple(query_words)
+        for i, word in enumerate(words):
+            for phrase in self._asks_by_first_word.get(word, ()):
+                if words[i : i + len(phrase)] == phrase:
                     return True
         return False
+
+    @cached_property
+    def _asks_by_first_word(self) -> dict[str, list[tuple[str, ...]]]:
+        """The `asks` phrases of every language, by their first word."""
+        found: dict[str, list[tuple[str, ...]]] = {}
+        for phrases in self.asks.values():
+            for phrase in phrases:
+                if phrase:
+                    found.setdefault(phrase[0], []).append(phrase)
+        return found
 
     def states(self, token: str, lang: str) -> bool:
         """Whether a section token states a number in `lang` (digits, or a number word)."""

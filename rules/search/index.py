@@ -163,11 +163,20 @@ class SearchIndex:
         for lang, mask in self.lang_masks.items():
             at = np.flatnonzero(mask)
             self.ranges[lang] = (int(at[0]), int(at[-1]) + 1) if at.size else (0, 0)
+        # The same bounds as an array of the postings' type: searchsorted on it does not
+        # convert (a tuple costs it a few µs, and a search makes dozens of those calls).
+        self._bounds = {lang: np.array(r, dtype=np.int32) for lang, r in self.ranges.items()}
+        # What a unit in no heading has for heading and focus (read-only: shared).
+        self._no_heading = {lang: _frozen_zeros(end - start, bool)
+                            for lang, (start, end) in self.ranges.items()}  # fmt: skip
+        self._no_focus = {lang: _frozen_zeros(end - start, np.float32)
+                          for lang, (start, end) in self.ranges.items()}  # fmt: skip
         self.game_masks = {
             game: np.array([x == game for x in self.games], bool) for game in set(self.games)
         }
         self.game_names = sorted(self.game_masks)
-        self.game_codes = np.array([self.game_names.index(g) for g in self.games], dtype=np.int64)
+        self.game_numbers = {game: number for number, game in enumerate(self.game_names)}
+        self.game_codes = np.array([self.game_numbers[g] for g in self.games], dtype=np.int64)
         # Per language, the games with books in it and their number of sections.
         self.game_sizes = {
             lang: {
@@ -229,6 +238,7 @@ class SearchIndex:
                     chunks[row.lang].update(row.body.split())
             for concept in self._defined_concepts(row, heading_tokens):
                 defines.setdefault(concept, []).append(position)
+        self.heading_words = np.maximum(self.heading_sizes, 1.0)  # what focus divides by
         average = float(lengths.mean()) if n else 1.0
         norm = K1 * (1 - B + B * lengths / max(average, 1.0))
         self.body = {}
@@ -294,7 +304,9 @@ class SearchIndex:
         return found
 
     def _lines_at(self, token: str, positions: np.ndarray) -> np.ndarray:
-        """For sections at `positions` (sorted or not), a bit per line holding the token."""
+        """For sections at `positions` (sorted or not), a bit per line holding the token.
+        `positions` of the postings' type (int32): of another, every search would convert
+        the whole posting."""
         found = np.zeros(positions.size, dtype=np.uint64)
         posting = self.body.get(token)
         if posting is not None:
@@ -314,6 +326,16 @@ class SearchIndex:
         for token in phrase[1:]:
             found = found & self._flags(token, self.notes, cache.notes)
         return found
+
+    def _noted_at(self, phrase: Phrase, lang: str, cache: _Vectors) -> np.ndarray | None:
+        """Positions, in the slice of `lang`, of the sections whose notes hold a note
+        phrase (None: none). Nearly every unit has one, mostly of one word: read from its
+        posting rather than a bool per section."""
+        start, end = self.ranges[lang]
+        if len(phrase) == 1:
+            return _in_range(self.notes.get(phrase[0]), self._bounds[lang], start)
+        found = np.flatnonzero(self._noted(phrase, cache)[start:end])
+        return found if found.size else None
 
     def _flags(self, token: str, postings: dict, seen: dict[str, np.ndarray]) -> np.ndarray:
         """A bool per section: whether `postings` list it for `token` (remembered in `seen`
@@ -344,47 +366,49 @@ class SearchIndex:
         """(match, heading, focus, in_heading) over the slice of `lang`: match in 0..1 (1 in
         the heading), heading bool, the number of heading words of the longest alternative
         the heading holds whole, and False when no heading holds the unit (heading and
-        focus are all zeros: adding them can be skipped). One-word alternatives are
-        scattered from their postings. A unit found only in the headings of the sections
-        a section stands in (its context: "Setup" under "A Storm of Swords") matches it
-        CONTEXT_MATCH."""
+        focus are then the language's shared zeros: adding them can be skipped). One-word
+        alternatives are scattered from their postings. A unit found only in the headings
+        of the sections a section stands in (its context: "Setup" under "A Storm of
+        Swords") matches it CONTEXT_MATCH; one whose words its notes hold, NOTE_MATCH.
+
+        A search computes a dozen units, each in a few dozen numpy calls on small arrays:
+        the call, not the data, is the cost. So the heading, focus and context vectors are
+        only allocated for a unit that needs them (most units are in no heading)."""
         start, end = self.ranges[lang]
-        size = end - start
-        match = np.zeros(size, dtype=np.float32)
-        heading = np.zeros(size, dtype=bool)
-        focus = np.zeros(size, dtype=np.float32)
-        context = np.zeros(size, dtype=bool)
-        # Whether a heading or a context holds an alternative: if none, the last two steps
-        # change nothing and are skipped.
-        in_heading = in_context = False
-        noted = None
+        bounds = self._bounds[lang]
+        match = np.zeros(end - start, dtype=np.float32)
+        heading = focus = context = None
+        noted: list[np.ndarray] = []  # where notes hold an alternative (positions in the slice)
+        empty = True  # match holds zeros only: a posting is copied in, not compared
         for phrase in unit.alternatives:
             if phrase[0].startswith(NOTE_PREFIX):
-                found = self._noted(phrase, cache)[start:end]
-                noted = found if noted is None else noted | found
+                at = self._noted_at(phrase, lang, cache)
+                if at is not None:
+                    noted.append(at)
                 continue
             if len(phrase) == 1:
-                posting = self.body.get(phrase[0])
+                token = phrase[0]
+                posting = self.body.get(token)
                 if posting is not None:
-                    low, high = np.searchsorted(posting[0], (start, end))
+                    low, high = posting[0].searchsorted(bounds)
                     at = posting[0][low:high] - start
-                    match[at] = np.maximum(match[at], posting[1][low:high])
-                posting = self.head.get(phrase[0])
-                if posting is not None:
-                    low, high = np.searchsorted(posting, (start, end))
-                    if high > low:
-                        at = posting[low:high] - start
-                        heading[at] = True
-                        focus[at] = np.maximum(focus[at], 1.0)
-                        in_heading = True
-                posting = self.context.get(phrase[0])
-                if posting is not None:
-                    low, high = np.searchsorted(posting, (start, end))
-                    if high > low:
-                        context[posting[low:high] - start] = True
-                        in_context = True
+                    if empty:
+                        match[at] = posting[1][low:high]
+                    else:
+                        match[at] = np.maximum(match[at], posting[1][low:high])
+                    empty = False
+                at = _in_range(self.head.get(token), bounds, start)
+                if at is not None:
+                    heading, focus = self._heading_vectors(heading, focus, lang)
+                    heading[at] = True
+                    focus[at] = np.maximum(focus[at], 1.0)
+                at = _in_range(self.context.get(token), bounds, start)
+                if at is not None:
+                    context = self._zeros(context, lang, bool)
+                    context[at] = True
                 continue
-            in_heading = in_context = True
+            heading, focus = self._heading_vectors(heading, focus, lang)
+            context = self._zeros(context, lang, bool)
             body = self._body(phrase[0], cache)[start:end]
             head = self._head(phrase[0], cache)[start:end]
             around = self._context(phrase[0], cache)[start:end]
@@ -393,16 +417,30 @@ class SearchIndex:
                 head = head & self._head(token, cache)[start:end]
                 around = around & self._context(token, cache)[start:end]
             np.maximum(match, body, out=match)
+            empty = False
             heading |= head
             context |= around
             np.maximum(focus, head * np.float32(len(set(phrase))), out=focus)
-        if in_context:
+        if context is not None:
             np.maximum(match, context * np.float32(CONTEXT_MATCH), out=match)
-        if noted is not None:
-            np.maximum(match, noted * np.float32(NOTE_MATCH), out=match)
-        if in_heading:
-            match[heading] = 1.0
-        return match, heading, focus, in_heading
+        if noted:
+            at = noted[0] if len(noted) == 1 else np.concatenate(noted)
+            match[at] = np.maximum(match[at], np.float32(NOTE_MATCH))
+        if heading is None:
+            return match, self._no_heading[lang], self._no_focus[lang], False
+        match[heading] = 1.0
+        return match, heading, focus, True
+
+    def _zeros(self, vector: np.ndarray | None, lang: str, dtype) -> np.ndarray:
+        """`vector`, or zeros over the slice of `lang` when it is not allocated yet."""
+        if vector is not None:
+            return vector
+        start, end = self.ranges[lang]
+        return np.zeros(end - start, dtype=dtype)
+
+    def _heading_vectors(self, heading, focus, lang: str) -> tuple[np.ndarray, np.ndarray]:
+        """A unit's heading (bool) and focus (float) vectors, allocated on first use."""
+        return self._zeros(heading, lang, bool), self._zeros(focus, lang, np.float32)
 
     def _unit_idf(self, unit: Unit, lang: str, cache: _Vectors) -> float:
         key = (unit.alternatives, lang)
@@ -511,10 +549,14 @@ class SearchIndex:
         if not matched.any():
             return best, matched, cache
         score = best.copy()
-        score += W_DEFINES * self._defines(concepts)
+        # Bonuses that would add zeros everywhere (no game term, no game named) are left
+        # out: each is a few passes over every section.
+        if concepts:
+            score += W_DEFINES * self._defines(concepts)
         if game_boost:
             score += W_GAME * self._game_prior(plan, evidence)
-            score += W_NAMED_GAME * self._named_games(plan)
+            if plan.games:
+                score += W_NAMED_GAME * self._named_games(plan)
         score += W_FOCUS * self._focus(plan, cache)
         cache.preference = self._reader_language(plan)
         score += W_LANGUAGE * cache.preference
@@ -536,11 +578,12 @@ class SearchIndex:
             candidates = candidates[top[:PASSAGE_CANDIDATES]]
         best = np.zeros(candidates.size, dtype=np.float32)
         token_lines: dict[str, np.ndarray] = {}  # token -> its lines in the candidates
+        looked_up = candidates.astype(np.int32)  # the postings' type: searched unconverted
 
         def lines_at(token: str) -> np.ndarray:
             found = token_lines.get(token)
             if found is None:
-                found = token_lines[token] = self._lines_at(token, candidates)
+                found = token_lines[token] = self._lines_at(token, looked_up)
             return found
 
         for lang, reading, weight_sum, unit_weights in readings:
@@ -553,15 +596,8 @@ class SearchIndex:
             for unit, _importance, _match, credit, head, in_heading in unit_weights:
                 if not credit:
                     continue
-                bits = np.zeros(candidates.size, dtype=np.uint64)
-                for phrase in unit.alternatives:
-                    if phrase[0].startswith(NOTE_PREFIX):
-                        continue  # notes have no lines: passages are the body's
-                    phrase_bits = lines_at(phrase[0])
-                    for token in phrase[1:]:
-                        phrase_bits = phrase_bits & lines_at(token)
-                    bits |= phrase_bits
-                bits |= bits >> np.uint64(1)  # a passage is a line and the next one
+                bits = _unit_lines(unit, lines_at, candidates.size)
+                bits = bits | (bits >> np.uint64(1))  # a passage is a line and the next one
                 if in_heading:
                     bits[head[local] & inside] = ALL_PASSAGES
                 unpacked = np.unpackbits(bits.view(np.uint8).reshape(-1, 8), axis=1,
@@ -569,11 +605,11 @@ class SearchIndex:
                 share += credit * unpacked
             value = np.where(inside, reading * share.max(axis=1) / weight_sum, 0.0)
             better = value > best
-            lines = share.argmax(axis=1)
-            for at, line, found in zip(candidates[better], lines[better], value[better],
-                                       strict=True):  # fmt: skip
-                cache.best_passage[int(at)] = int(line)
-                cache.passage[int(at)] = float(found)
+            # As Python numbers, in two updates (numpy scalars one by one cost more).
+            improved = candidates[better].tolist()
+            lines = share.argmax(axis=1)[better].tolist()
+            cache.best_passage.update(zip(improved, lines, strict=True))
+            cache.passage.update(zip(improved, value[better].tolist(), strict=True))
             np.maximum(best, value, out=best)
         score[candidates] += W_PASSAGE * best
         if asks_number:
@@ -582,7 +618,8 @@ class SearchIndex:
     def _states_number(self, positions: np.ndarray, cache: _Vectors) -> np.ndarray:
         """1.0 for the sections at `positions` whose best passage (that line and the next,
         else the heading and first lines) states a number, else 0.0."""
-        lines = np.array([cache.best_passage.get(int(p), 0) for p in positions], dtype=np.uint64)
+        best = cache.best_passage
+        lines = np.array([best.get(p, 0) for p in positions.tolist()], dtype=np.uint64)
         passage = (np.uint64(1) << lines) | (
             np.uint64(1) << np.minimum(lines + np.uint64(1), np.uint64(PASSAGES - 1))
         )
@@ -676,8 +713,8 @@ class SearchIndex:
             if held is None:
                 start, end = self.ranges[lang]
                 counts = np.bincount(self.game_codes[start:end][match > 0],
-                                     minlength=len(self.game_names))  # fmt: skip
-                held = {g: float(counts[self.game_names.index(g)]) for g in sizes}
+                                     minlength=len(self.game_names)).tolist()  # fmt: skip
+                held = {g: float(counts[self.game_numbers[g]]) for g in sizes}
                 cache.games[(unit.alternatives, lang)] = held
             for game, count in sizes.items():
                 log_likelihood[game] += weight * math.log((held[game] + 0.5) / (count + 1.0))
@@ -718,13 +755,13 @@ class SearchIndex:
                     if in_heading:
                         hits += focus
                 np.maximum(best[start:end], hits, out=best[start:end])
-        return np.minimum(np.divide(best, np.maximum(self.heading_sizes, 1.0)), 1.0)
+        return np.minimum(np.divide(best, self.heading_words), 1.0)
 
     # --- reading a result --------------------------------------------------------------
 
     def doc_tokens(self, lang_query: LangQuery, positions: list[int]) -> dict[int, set[str]]:
         """The query tokens each section at `positions` holds (heading or body)."""
-        wanted = np.array(positions, dtype=np.int64)
+        wanted = np.array(positions, dtype=np.int32)  # the postings' type (see _lines_at)
         found: dict[int, set[str]] = {position: set() for position in positions}
         for token in lang_query.all_tokens:
             for posting in (self.body.get(token, (None,))[0], self.head.get(token)):
@@ -834,9 +871,38 @@ def _mask_of(masks: Iterable[int], start: int) -> int:
     return functools.reduce(operator.or_, masks, start)
 
 
+def _unit_lines(unit: Unit, lines_at, size: int) -> np.ndarray:
+    """For `size` candidates, a bit per line holding one of the unit's phrases, from
+    `lines_at` (token -> its bits, shared: not modified here, and the result may be one
+    of them). Note phrases are left out: notes have no lines, passages are the body's."""
+    phrases = [phrase for phrase in unit.alternatives if not phrase[0].startswith(NOTE_PREFIX)]
+    if not phrases:
+        return np.zeros(size, dtype=np.uint64)
+    return functools.reduce(
+        operator.or_, (functools.reduce(operator.and_, map(lines_at, phrase)) for phrase in phrases)
+    )
+
+
+def _in_range(postings: np.ndarray | None, bounds: np.ndarray, start: int) -> np.ndarray | None:
+    """The entries of `postings` within `bounds` (start, end), made relative to `start`;
+    None when there are none."""
+    if postings is None:
+        return None
+    low, high = postings.searchsorted(bounds)
+    return postings[low:high] - start if high > low else None
+
+
+def _frozen_zeros(size: int, dtype) -> np.ndarray:
+    """Zeros no caller can write to (shared between searches)."""
+    zeros = np.zeros(size, dtype=dtype)
+    zeros.flags.writeable = False
+    return zeros
+
+
 def _located(postings: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(index in `postings`, whether found) for each of `positions` (postings sorted)."""
-    at = np.searchsorted(postings, positions)
+    """(index in `postings`, whether found) for each of `positions` (postings sorted; of
+    their type, see `_lines_at`). The method, not np.searchsorted: a third of the cost."""
+    at = postings.searchsorted(positions)
     at = np.minimum(at, max(postings.size - 1, 0))
     present = postings[at] == positions if postings.size else np.zeros(positions.size, bool)
     return at, present

@@ -182,8 +182,11 @@ def _wanted_span(text: str, lang: str, wanted: frozenset[str], match) -> tuple[i
 
 
 def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Touching spans as one. `spans` are in order, none overlapping the one before (as
+    `marked_spans` finds them, each word after the last): sorting them would change
+    nothing, and costs a tenth of a snippet."""
     merged: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
+    for start, end in spans:
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
