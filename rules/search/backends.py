@@ -16,6 +16,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 from django.db import connection as default_connection
 
 from . import schema
+from .notes import NOTE_PREFIX
 from .query import Interpretation, LangQuery, Unit
 
 Mode = Literal["all", "any"]
@@ -68,16 +69,20 @@ def _ts_term(token: str) -> str:
 
 
 def _render(query: LangQuery, mode: Mode, term, and_: str, or_: str) -> str:
+    """The query for the database, without the note tokens (rules.search.notes): the
+    database never holds them, only the in-memory index does."""
     if mode == "any":
-        return f" {or_} ".join(term(token) for token in sorted(query.tokens()))
+        tokens = sorted(t for t in query.tokens() if not t.startswith(NOTE_PREFIX))
+        return f" {or_} ".join(term(token) for token in tokens)
 
     def phrase(tokens: tuple[str, ...]) -> str:
         inner = f" {and_} ".join(term(token) for token in tokens)
         return f"({inner})" if len(tokens) > 1 else inner
 
     def unit(part: Unit) -> str:
-        inner = f" {or_} ".join(phrase(p) for p in part.alternatives)
-        return f"({inner})" if len(part.alternatives) > 1 else inner
+        alternatives = [p for p in part.alternatives if not p[0].startswith(NOTE_PREFIX)]
+        inner = f" {or_} ".join(phrase(p) for p in alternatives)
+        return f"({inner})" if len(alternatives) > 1 else inner
 
     def interpretation(units: Interpretation) -> str:
         return "(" + f" {and_} ".join(unit(u) for u in units) + ")"

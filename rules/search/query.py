@@ -433,7 +433,8 @@ def plan_query(
         for source in [*own, *[s for s in sources if s != target]]:
             # Game names count in the readings the query's words make likely only
             # ("tactics" is a game in an English query, a word in a French one).
-            named = games if source_weights.get(source, 0.0) >= 1.0 else {}
+            likely = source_weights.get(source, 0.0) >= 1.0
+            named = games if likely else {}
             interpretation, expanded = _interpret(
                 raw_words,
                 readings[source],
@@ -443,6 +444,7 @@ def plan_query(
                 glossary,
                 named,
                 tables.get((source, target)),
+                notes=likely and source in NOTE_LANGS,
             )
             interpretation = _with_variants(interpretation, vocabularies.get(target, empty))
             wanted = interpretation and (source == target or expanded)
@@ -479,6 +481,8 @@ def _interpret(
     glossary: Glossary,
     games: dict[str, float],
     dictionary: Glossary | None = None,
+    *,
+    notes: bool = False,
 ) -> tuple[Interpretation, bool]:
     """Units for the target language, reading the query in the source language.
 
@@ -517,7 +521,7 @@ def _interpret(
             alternatives.insert(0, own)
         if not alternatives:
             continue
-        if source in NOTE_LANGS:
+        if notes:
             alternatives.append(note_phrase(own, source))
         covered |= word_indices
         term = TERM in kinds
@@ -545,7 +549,7 @@ def _interpret(
         for entry in match.entries:
             found = dictionary.phrases_of(entry, target)
             alternatives += [p for p in found if p not in alternatives]
-        if source in NOTE_LANGS:
+        if notes:
             alternatives.append(note_phrase(tuple(best[match.start : match.end]), source))
         covered |= word_indices
         label = " ".join(dict.fromkeys(raw_words[i] for i in sorted(word_indices)))
@@ -570,7 +574,7 @@ def _interpret(
                 if len(stem) >= 5 and stem not in options:
                     alternatives.append((stem,))
                     expanded = True
-            if source in NOTE_LANGS and n < len(source_reading[i]):
+            if notes and n < len(source_reading[i]):
                 read = source_reading[i][n]
                 alternatives.append(note_phrase((read[1] if len(read) > 1 else read[0],), source))
             units.append(

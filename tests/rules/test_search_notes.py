@@ -9,7 +9,10 @@ import pytest
 
 from rules.models import Rulebook, Section
 from rules.search import index_book, search_sections
+from rules.search.backends import fts5_expression, tsquery_expression
+from rules.search.glossary import load_terms
 from rules.search.notes import NOTES_DIR, load_notes, note_tokens, parse_notes
+from rules.search.query import plan_query
 
 # A section the shipped Hand of the King notes describe (rules/data/section_notes/hotk.fr.json).
 NOTED_SLUG, NOTED_HEADING = "deroulement-d-une-partie", "DÉROULEMENT D’UNE PARTIE"
@@ -93,3 +96,12 @@ def test_search_sections_reads_no_notes_for_a_section_with_another_heading():
     _hotk_book(heading="UN AUTRE TITRE")
     hits = search_sections("is diagonal movement allowed", book="hotk-notes")
     assert NOTED_SLUG not in {hit.section.slug for hit in hits}
+
+
+def test_database_queries_leave_out_the_note_tokens():
+    plan = plan_query("what if my charge falls short", ["fr"], load_terms(), {}, None)
+    query = plan.langs["fr"]
+    assert any(token.startswith("~") for token in query.tokens())
+    for mode in ("all", "any"):
+        assert "~" not in fts5_expression(query, mode)
+        assert "~" not in tsquery_expression(query, mode)
