@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,73 +34,76 @@ FORMAT = "citadel-section-notes/1"
 NOTE_LANGS = ("en", "fr")  # the languages notes are written in
 NOTE_PREFIX = "~"  # marks a note's token: the normaliser never makes one
 
-# (game, book language, section slug) -> (normalised heading, note tokens)
-Notes = Mapping[tuple[str, str, str], tuple[str, str]]
+
+@dataclass(frozen=True)
+class SectionNote:
+    """The notes of one section: the heading they were written for (normalised) and their
+    phrases per language."""
+
+    heading: str
+    phrases: Mapping[str, tuple[str, ...]]
+
+    @property
+    def search_tokens(self) -> str:
+        """The search tokens of every phrase, NOTE_PREFIX- and language-marked."""
+        found = dict.fromkeys(
+            token
+            for lang, phrases in self.phrases.items()
+            for phrase in phrases
+            for token in note_phrase(tuple(tokens(phrase, lang)), lang)
+        )
+        return " ".join(found)
 
 
-def parse_notes(data: dict) -> dict[tuple[str, str, str], tuple[str, str]]:
+# (game, book language, section slug) -> its note
+Notes = Mapping[tuple[str, str, str], SectionNote]
+
+
+def parse_notes(data: dict) -> dict[tuple[str, str, str], SectionNote]:
     """The notes of one document, keyed by (game, lang, slug)."""
     if data.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} document")
     game, lang = data["game"], data["lang"]
-    found = {}
-    for item in data["sections"]:
-        words = dict.fromkeys(
-            token
-            for note_lang in NOTE_LANGS
-            for phrase in item.get(note_lang, ())
-            for token in note_phrase(tuple(tokens(phrase, note_lang)), note_lang)
+    return {
+        (game, lang, item["slug"]): SectionNote(
+            normalise(item["heading"], lang),
+            {note_lang: tuple(item[note_lang]) for note_lang in NOTE_LANGS if item.get(note_lang)},
         )
-        found[game, lang, item["slug"]] = (normalise(item["heading"], lang), " ".join(words))
-    return found
-
-
-@lru_cache(maxsize=1)
-def _documents() -> tuple[dict, ...]:
-    """The shipped notes documents (none when the folder is missing)."""
-    paths = sorted(NOTES_DIR.glob("*.json")) if NOTES_DIR.is_dir() else []
-    return tuple(json.loads(path.read_text(encoding="utf-8")) for path in paths)
+        for item in data["sections"]
+    }
 
 
 @lru_cache(maxsize=1)
 def load_notes() -> Notes:
-    """Every shipped note as search tokens (cached)."""
-    found: dict[tuple[str, str, str], tuple[str, str]] = {}
-    for document in _documents():
-        found.update(parse_notes(document))
+    """Every shipped note (cached; none when the folder is missing)."""
+    found: dict[tuple[str, str, str], SectionNote] = {}
+    for path in sorted(NOTES_DIR.glob("*.json")) if NOTES_DIR.is_dir() else ():
+        found.update(parse_notes(json.loads(path.read_text(encoding="utf-8"))))
     return found
 
 
-@lru_cache(maxsize=1)
-def _phrases() -> dict[tuple[str, str, str], tuple[str, dict[str, list[str]]]]:
-    return {
-        (document["game"], document["lang"], item["slug"]): (
-            normalise(item["heading"], document["lang"]),
-            {lang: list(item[lang]) for lang in NOTE_LANGS if item.get(lang)},
-        )
-        for document in _documents()
-        for item in document["sections"]
-    }
+def find_note(notes: Notes, *, game: str, lang: str, slug: str, heading: str) -> SectionNote | None:
+    """A section's note: None when the notes have none for it, or were written for a
+    section of that slug with another heading."""
+    found = notes.get((game, lang, slug))
+    if found is None or found.heading != normalise(heading, lang):
+        return None
+    return found
+
+
+def note_tokens(notes: Notes, *, game: str, lang: str, slug: str, heading: str) -> str:
+    """The note tokens of a section ("" without a note)."""
+    found = find_note(notes, game=game, lang=lang, slug=slug, heading=heading)
+    return found.search_tokens if found else ""
 
 
 def note_phrases(*, game: str, lang: str, slug: str, heading: str, reader: str) -> list[str]:
     """The phrases of a section's notes in the reader's language, for a reader of a book in
-    another language ("In English: charge falls short, …"); [] otherwise."""
+    another language ("Key words: charge falls short, …"); [] otherwise."""
     if reader == lang:
         return []
-    found = _phrases().get((game, lang, slug))
-    if found is None or found[0] != normalise(heading, lang):
-        return []
-    return found[1].get(reader, [])
-
-
-def note_tokens(notes: Notes, *, game: str, lang: str, slug: str, heading: str) -> str:
-    """The note tokens of a section ("" when the notes have none for it, or were written
-    for a section of that slug with another heading)."""
-    found = notes.get((game, lang, slug))
-    if found is None or found[0] != normalise(heading, lang):
-        return ""
-    return found[1]
+    found = find_note(load_notes(), game=game, lang=lang, slug=slug, heading=heading)
+    return list(found.phrases.get(reader, ())) if found else []
 
 
 def note_phrase(source_tokens: tuple[str, ...], lang: str) -> tuple[str, ...]:

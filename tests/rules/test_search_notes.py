@@ -30,15 +30,15 @@ def _document(**changes):
 
 
 def test_parse_notes_keys_by_game_language_and_slug():
-    notes = parse_notes(_document())
-    assert notes[("hotk", "fr", "tour")] == ("tour", "~en:move ~en:spider")
+    note = parse_notes(_document())[("hotk", "fr", "tour")]
+    assert (note.heading, note.search_tokens) == ("tour", "~en:move ~en:spider")
 
 
 def test_parse_notes_marks_each_language_of_its_own():
     document = _document(
         sections=[{"slug": "tour", "heading": "Le Tour", "en": ["spider"], "fr": ["araignée"]}]
     )
-    assert parse_notes(document)[("hotk", "fr", "tour")][1] == "~en:spider ~fr:araigne"
+    assert parse_notes(document)[("hotk", "fr", "tour")].search_tokens == "~en:spider ~fr:araigne"
 
 
 def test_parse_notes_refuses_another_format():

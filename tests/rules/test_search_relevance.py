@@ -314,8 +314,8 @@ def test_section_notes_all_belong_to_a_section_of_the_real_books(real_books):
         )
     }
     orphans = [
-        key for key, (heading, _tokens) in notes.items()
-        if key not in sections or normalise(sections[key], key[1]) != heading
+        key for key, note in notes.items()
+        if key not in sections or normalise(sections[key], key[1]) != note.heading
     ]  # fmt: skip
     assert len(notes) >= 400
     assert orphans == []
