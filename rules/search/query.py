@@ -497,7 +497,7 @@ def _interpret(
     flat: list[tuple[int, tuple[str, ...]]] = [
         (i, options) for i, word in enumerate(source_reading) for options in word
     ]
-    best = [options[1] if len(options) > 1 else options[0] for _i, options in flat]
+    best = [_best(options) for _i, options in flat]
     units: list[tuple[int, Unit]] = []
     covered: set[int] = set()
     expanded = False
@@ -569,14 +569,14 @@ def _interpret(
         for n, options in enumerate(word):
             origin = "foreign" if foreign else ("typo" if len(options) > 1 else "query")
             alternatives = [(option,) for option in options]
-            if foreign and target != "fa" and source != "fa" and n < len(source_reading[i]):
-                stem = source_reading[i][n][0]
-                if len(stem) >= 5 and stem not in options:
-                    alternatives.append((stem,))
-                    expanded = True
-            if notes and n < len(source_reading[i]):
-                read = source_reading[i][n]
-                alternatives.append(note_phrase((read[1] if len(read) > 1 else read[0],), source))
+            read = source_reading[i][n] if n < len(source_reading[i]) else None
+            # The word's stem in its own language: a cognate ("consolidating").
+            cognate = read and foreign and "fa" not in (source, target) and len(read[0]) >= 5
+            if cognate and read[0] not in options:
+                alternatives.append((read[0],))
+                expanded = True
+            if read and notes:
+                alternatives.append(note_phrase((_best(read),), source))
             units.append(
                 (
                     i,
@@ -613,6 +613,11 @@ def _with_variants(interpretation: Interpretation, vocabulary: Vocabulary) -> In
         units.append(replace(unit, alternatives=tuple(alternatives)) if len(alternatives) >
                      len(unit.alternatives) else unit)  # fmt: skip
     return tuple(units)
+
+
+def _best(options: tuple[str, ...]) -> str:
+    """A token's best form: its closest correction when it has one, else itself."""
+    return options[1] if len(options) > 1 else options[0]
 
 
 def _word_weight(entries) -> float:
