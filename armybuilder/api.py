@@ -188,25 +188,34 @@ BAD_CHECK = OpenApiResponse(
 )
 
 
-@extend_schema_view(
-    post=extend_schema(
-        request=CheckRequestSerializer,
-        responses={
-            200: CheckResultSerializer,
-            400: BAD_CHECK,
-            401: OpenApiResponse(
-                ErrorSerializer, description="Credentials were sent and are wrong."
-            ),
-        },
-        summary="Check one army list or warband given as text",
-    )
+WRONG_CREDENTIALS = OpenApiResponse(
+    ErrorSerializer, description="Credentials were sent and are wrong."
 )
-class CheckListView(_CheckView):
-    request_serializer = CheckRequestSerializer
-    response_serializer = CheckResultSerializer
+
+
+def _check_schema(request, response, summary: str):
+    """The OpenAPI description of a check door (POST only)."""
+    return extend_schema_view(
+        post=extend_schema(
+            request=request,
+            responses={200: response, 400: BAD_CHECK, 401: WRONG_CREDENTIALS},
+            summary=summary,
+        )
+    )
+
+
+class _CredentialCheckView(_CheckView):
     # Anyone may check; a user who sends credentials (a token, or basic) has their own card
     # sets read too. No session: a browser's cookie would ask for a CSRF token.
     authentication_classes = [BasicAuthentication, TokenAuthentication]
+
+
+@_check_schema(
+    CheckRequestSerializer, CheckResultSerializer, "Check one army list or warband given as text"
+)
+class CheckListView(_CredentialCheckView):
+    request_serializer = CheckRequestSerializer
+    response_serializer = CheckResultSerializer
 
     def check(self, serializer, options: CheckOptions):
         pools = Pools(card_sets=serializer.card_sets())
@@ -216,23 +225,14 @@ class CheckListView(_CheckView):
         return _crowded(len(checked.entries))
 
 
-@extend_schema_view(
-    post=extend_schema(
-        request=CheckBatchRequestSerializer,
-        responses={
-            200: BatchResultSerializer,
-            400: BAD_CHECK,
-            401: OpenApiResponse(
-                ErrorSerializer, description="Credentials were sent and are wrong."
-            ),
-        },
-        summary="Check many lists at once (tournament registration)",
-    )
+@_check_schema(
+    CheckBatchRequestSerializer,
+    BatchResultSerializer,
+    "Check many lists at once (tournament registration)",
 )
-class CheckBatchView(_CheckView):
+class CheckBatchView(_CredentialCheckView):
     request_serializer = CheckBatchRequestSerializer
     response_serializer = BatchResultSerializer
-    authentication_classes = [BasicAuthentication, TokenAuthentication]
 
     def check(self, serializer, options: CheckOptions):
         data = serializer.validated_data
