@@ -7,7 +7,8 @@ RUN apt-get update \
 WORKDIR /app
 COPY . .
 RUN pip install --no-cache-dir -e . \
- && SECRET_KEY=build CITADEL_STATIC_MANIFEST=1 python manage.py collectstatic --no-input
+ && SECRET_KEY=build CITADEL_STATIC_MANIFEST=1 python manage.py collectstatic --no-input \
+ && SECRET_KEY=build PY=python scripts/fetch-meaning-model
 RUN useradd --create-home citadel && mkdir -p /data && chown citadel /data
 USER citadel
 EXPOSE 8000

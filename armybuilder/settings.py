@@ -124,6 +124,12 @@ STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+# The sentence encoder the rules search reads English questions with (a folder holding
+# config.json, vocab.txt and model.safetensors; scripts/fetch-meaning-model installs it
+# there). Empty, or a folder without the model: the search ranks on words alone.
+CITADEL_MEANING_MODEL = os.environ.get(
+    "CITADEL_MEANING_MODEL", str(BASE_DIR / "var" / "meaning" / "all-minilm-l6-v2")
+)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -4,6 +4,7 @@ asserts nothing.
 
     .venv/bin/python bench/rules_search.py [--sections 10000 50000] [--repeat 3] [--verbose]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/citadel .venv/bin/python bench/rules_search.py
+    CITADEL_MEANING_MODEL= .venv/bin/python bench/rules_search.py    # words alone
 
 Needs ../shared/rulebooks (or CITADEL_SHARED_DIR). The five real rulebooks are imported
 (`manage.py import_rulebook`, as in tests/rules/test_search_relevance.py), then copied with
@@ -169,7 +170,7 @@ def run_backend(args) -> None:
 
     from rules.search import search_sections
     from rules.search.backends import get_backend
-    from rules.search.vocabulary import current_index, warm_up
+    from rules.search.vocabulary import current_index, meaning_encoder, warm_up
 
     scratch_pg = connection.vendor == "postgresql"
     if scratch_pg:
@@ -181,6 +182,12 @@ def run_backend(args) -> None:
     try:
         backend = get_backend()
         print(f"\n== backend: {connection.vendor} ({type(backend).__name__})")
+        encoder = meaning_encoder()
+        print(
+            f"meaning model: on, English questions ({encoder.folder})"
+            if encoder
+            else "meaning model: off, words alone (CITADEL_MEANING_MODEL)"
+        )
         originals = import_books()
         query_list = queries()
         made = 0

@@ -144,7 +144,19 @@ EXPLAIN_FIELDS = {
     "boosts": serializers.DictField(
         child=serializers.FloatField(),
         help_text="Points added or taken off: defines, game, game_named, heading_focus, "
-        "passage, language, kind_penalty, fragments, number.",
+        "passage, language, kind_penalty, fragments, number, meaning.",
+    ),
+    "meaning": inline_serializer(
+        "RulesSearchExplainMeaning",
+        {
+            "phrase": serializers.CharField(
+                help_text="The heading or note phrase closest in meaning to the query."
+            ),
+            "similarity": serializers.FloatField(help_text="Cosine similarity, -1 to 1."),
+        },
+        allow_null=True,
+        help_text="For an English query, when the meaning model is installed: the section's "
+        "phrase closest to the query (its boost is in boosts.meaning); null otherwise.",
     ),
     "passage_line": serializers.IntegerField(
         allow_null=True,

@@ -10,11 +10,16 @@ REPO_DIR = Path(__file__).resolve().parent.parent
 SHARED_DIR = Path(os.environ.get("CITADEL_SHARED_DIR", REPO_DIR.parent / "shared"))
 COMMUNITY_DATA_DIR = SHARED_DIR / "data" / "asoiaf-tmg-data"
 SNAPSHOT = REPO_DIR / "cards" / "data" / "tmg-cards-snapshot.json"
+# Where scripts/fetch-meaning-model installs the rules search's meaning model (the test
+# settings turn it off; the tests that need it turn it on with this folder).
+MEANING_MODEL_DIR = Path(
+    os.environ.get("CITADEL_MEANING_MODEL") or REPO_DIR / "var" / "meaning" / "all-minilm-l6-v2"
+)
 
 
-def require(path: Path) -> Path:
+def require(path: Path, why: str = "tests that read ../shared need it beside the checkout") -> Path:
     if not path.exists():
-        message = f"{path} is missing: tests that read ../shared need it beside the checkout"
+        message = f"{path} is missing: {why}"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
@@ -24,6 +29,26 @@ def require(path: Path) -> Path:
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     return require(SHARED_DIR)
+
+
+@pytest.fixture(scope="session")
+def meaning_model() -> Path:
+    """The meaning model's folder; tests that need it fail in CI without it, else skip."""
+    require(MEANING_MODEL_DIR / "model.safetensors", "run scripts/fetch-meaning-model")
+    return MEANING_MODEL_DIR
+
+
+@pytest.fixture
+def meaning_model_copy(meaning_model, tmp_path) -> Path:
+    """The meaning model's files linked into a folder of the test's own: the phrase
+    vectors it encodes are cached there, not beside the installed model."""
+    from rules.search.meaning import FILES
+
+    folder = tmp_path / "meaning-model"
+    folder.mkdir()
+    for name in FILES:
+        (folder / name).symlink_to(meaning_model / name)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -41,7 +41,7 @@ import math
 import operator
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -49,6 +49,7 @@ import numpy as np
 
 from .concepts import HEADING_KINDS, entry_terms, heading_terms
 from .glossary import TERM, Glossary, load_number_cues
+from .meaning import CACHE, Encoder, section_meanings
 from .normalise import LANGS, fold_accents, tokens, word_tokens, words
 from .notes import NOTE_PREFIX
 from .query import LangQuery, Phrase, QueryPlan, Unit, Vocabulary
@@ -82,6 +83,9 @@ NOTE_MATCH = 1.0  # a unit's words found in a section's notes (rules.search.note
 W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
 # A question asking for a number ("how many", "combien"): the best passage states one.
 W_NUMBER = 5.0
+W_MEANING = 1.0  # × the best score × a section's similarity to the query (rules.search.meaning)
+MEANING_CANDIDATES = 20  # the best sections so far whose meaning is compared
+MEANING_LANG = "en"  # the language the meaning model reads
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
 
@@ -100,6 +104,7 @@ class SectionRow(NamedTuple):
     edition: str = ""
     context: str = ""  # normalised headings of the sections it stands in (its parents)
     notes: str = ""  # its note tokens (rules.search.notes), NOTE_PREFIX-marked
+    phrases: tuple[str, ...] = ()  # its notes' phrases as written, for its meaning
 
 
 class Ranked(NamedTuple):
@@ -124,6 +129,8 @@ class _Vectors:
     best_passage: dict[int, int] = field(default_factory=dict)  # section -> its best line
     passage: dict[int, float] = field(default_factory=dict)  # section -> that passage's share
     preference: np.ndarray | None = None  # the reader's language (`_reader_language`)
+    # section -> (boost, similarity, phrase number): what its meaning added (`_add_meaning`)
+    meaning: dict[int, tuple[float, float, int]] = field(default_factory=dict)
 
 
 class SearchIndex:
@@ -138,6 +145,7 @@ class SearchIndex:
         fingerprint: object = None,
         uniform_idf: bool = False,
         surface_words: bool = True,
+        encoder: Encoder | None = None,
     ) -> None:
         self.fingerprint = fingerprint
         # Section id -> the columns a result shows (filled by whoever builds the index from
@@ -260,6 +268,18 @@ class SearchIndex:
             )
             for lang in LANGS
         }
+        # What each section is about, as vectors (rules.search.meaning): its heading and
+        # its notes' phrases. None without a model: the ranking is on words alone.
+        self.encoder = encoder
+        self.meanings = (
+            section_meanings(
+                encoder,
+                [(row.heading, *row.phrases) if row.heading else row.phrases for row in rows],
+                cache=encoder.folder / CACHE,
+            )
+            if encoder is not None
+            else None
+        )
 
     def __len__(self) -> int:
         return self.size
@@ -468,10 +488,16 @@ class SearchIndex:
         scope: np.ndarray | None = None,
         limit: int = 20,
         game_boost: bool = True,
+        meaning: Callable[[], np.ndarray | None] | None = None,
     ) -> tuple[list[Ranked], _Vectors]:
         """The best `limit` sections for the plan (within `scope`, a bool per section), and
-        the vectors computed on the way (for `doc_tokens`)."""
+        the vectors computed on the way (for `doc_tokens`). `meaning`: gives the query's
+        vector (`meaning_of`), asked for only when the words found something; it reorders
+        the best candidates by what they are about."""
         scores, matched, cache = self.scores(plan, scope=scope, game_boost=game_boost)
+        vector = meaning() if meaning is not None and matched.any() else None
+        if vector is not None:
+            self._add_meaning(scores, matched, vector, cache)
         candidates = np.flatnonzero(matched)
         if candidates.size == 0:
             return [], cache
@@ -489,6 +515,40 @@ class SearchIndex:
         )
         order = [key[3] for key in sorted(keys)]
         return self._fold_translations(order, scores, matched, cache.preference, limit), cache
+
+    def reads_meaning(self, plan: QueryPlan) -> bool:
+        """Whether the index knows its sections' meanings and the query reads as English,
+        the model's language (otherwise words alone rank)."""
+        return self.encoder is not None and plan.sources.get(MEANING_LANG, 0.0) >= 1.0
+
+    def meaning_of(self, plan: QueryPlan) -> np.ndarray | None:
+        """The query's vector (a few milliseconds), or None (`reads_meaning`)."""
+        if self.encoder is None or not self.reads_meaning(plan):
+            return None
+        return self.encoder.encode_question(plan.query)
+
+    def _add_meaning(
+        self, score: np.ndarray, matched: np.ndarray, query: np.ndarray, cache: _Vectors
+    ) -> None:
+        """Add W_MEANING × the best score × the similarity of the query to each of the best
+        MEANING_CANDIDATES sections' closest phrase: among the sections the words found,
+        the one whose heading or notes say what the question asks comes first."""
+        if self.meanings is None:
+            return
+        candidates = np.flatnonzero(matched)
+        if candidates.size > MEANING_CANDIDATES:
+            top = np.argpartition(-score[candidates], MEANING_CANDIDATES - 1)
+            candidates = candidates[top[:MEANING_CANDIDATES]]
+        best = float(score[candidates].max(initial=0.0))
+        if best <= 0.0:
+            return
+        positions = candidates.tolist()
+        for position, (similarity, phrase) in zip(
+            positions, self.meanings.best(query, positions), strict=True
+        ):
+            boost = W_MEANING * best * max(similarity, 0.0)
+            score[position] += boost
+            cache.meaning[position] = (boost, similarity, phrase)
 
     def _fold_translations(self, order, scores, matched, preference, limit) -> list[Ranked]:
         """One result per rule: where a rule matches in several languages of one edition
@@ -780,11 +840,13 @@ class SearchIndex:
         game_boost: bool = True,
         best_passage: Mapping[int, int] | None = None,
         passages: Mapping[int, float] | None = None,
+        meaning: Mapping[int, tuple[float, float, int]] | None = None,
     ) -> dict:
         """Why one section scored what it did: the reading that counted, each unit with what
         it matched and where, and the bonuses and penalty. `best_passage` and `passages`:
         the line each section's best passage starts at and its share of the query, as the
-        ranking found them (the vectors `rank` returned), for the passage and number boosts."""
+        ranking found them (the vectors `rank` returned), for the passage and number boosts;
+        `meaning`: what the section's meaning added, and for which phrase (the same)."""
         cache = _Vectors()
         cache.best_passage.update(best_passage or {})
         lang = self.langs[position]
@@ -834,6 +896,7 @@ class SearchIndex:
         defined = sorted(c for c in concepts if position in set(self.defines.get(c, ())))
         likelihood = self.game_likelihood(evidence) if game_boost else {}
         game = self.games[position]
+        boost, similarity, phrase = (meaning or {}).get(position, (0.0, 0.0, -1))
         return {
             **best,
             "defines": defined,
@@ -851,7 +914,11 @@ class SearchIndex:
                 and position in cache.best_passage
                 and self._states_number(np.array([position]), cache)[0]
                 else 0.0,
+                "meaning": round(boost, 3),
             },
+            "meaning": {"phrase": self.meanings.texts[phrase], "similarity": round(similarity, 3)}
+            if self.meanings is not None and phrase >= 0
+            else None,
             "passage_line": cache.best_passage.get(position),
             "asks_number": plan.asks_number,
             "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},

@@ -42,6 +42,7 @@ class SectionNote:
 
     heading: str
     phrases: Mapping[str, tuple[str, ...]]
+    original_heading: str = ""  # as written (the meaning model reads it: rules_meaning)
 
     @property
     def search_tokens(self) -> str:
@@ -68,6 +69,7 @@ def parse_notes(data: dict) -> dict[tuple[str, str, str], SectionNote]:
         (game, lang, item["slug"]): SectionNote(
             normalise(item["heading"], lang),
             {note_lang: tuple(item[note_lang]) for note_lang in NOTE_LANGS if item.get(note_lang)},
+            item["heading"],
         )
         for item in data["sections"]
     }
@@ -89,12 +91,6 @@ def find_note(notes: Notes, *, game: str, lang: str, slug: str, heading: str) ->
     if found is None or found.heading != normalise(heading, lang):
         return None
     return found
-
-
-def note_tokens(notes: Notes, *, game: str, lang: str, slug: str, heading: str) -> str:
-    """The note tokens of a section ("" without a note)."""
-    found = find_note(notes, game=game, lang=lang, slug=slug, heading=heading)
-    return found.search_tokens if found else ""
 
 
 def note_phrases(*, game: str, lang: str, slug: str, heading: str, reader: str) -> list[str]:

@@ -12,6 +12,7 @@ PostgreSQL full-text search) retrieves the candidates, which the same ranking or
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,7 +114,11 @@ def search_sections(
     else:
         sections = None
     ranked, vectors = index.rank(
-        plan, scope=index.scope(book_ids), limit=limit, game_boost=game_boost
+        plan,
+        scope=index.scope(book_ids),
+        limit=limit,
+        game_boost=game_boost,
+        meaning=functools.partial(index.meaning_of, plan),
     )
     if not ranked:
         return []
@@ -163,6 +168,7 @@ def search_sections(
                     game_boost=game_boost,
                     best_passage=vectors.best_passage,
                     passages=vectors.passage,
+                    meaning=vectors.meaning,
                 )
                 if explain
                 else None,

@@ -22,13 +22,15 @@ import uuid
 from collections import Counter
 from functools import lru_cache
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connections
 from django.db.models import Count, Max
 
 from .glossary import load_dictionary, load_terms
 from .index import SearchIndex, SectionRow
-from .notes import load_notes, note_tokens
+from .meaning import Encoder, load_encoder
+from .notes import NOTE_LANGS, SectionNote, find_note, load_notes
 from .query import Vocabulary
 
 VERSION_KEY = "rules-search:index-version"
@@ -65,7 +67,28 @@ def _fingerprint() -> tuple:
         version = cache.get(VERSION_KEY, version)
     stats = Section.objects.aggregate(count=Count("id"), newest=Max("id"))
     book_stats = Rulebook.objects.aggregate(count=Count("id"), newest=Max("imported_at"))
-    return (version, stats["count"], stats["newest"], book_stats["count"], book_stats["newest"])
+    return (
+        version,
+        stats["count"],
+        stats["newest"],
+        book_stats["count"],
+        book_stats["newest"],
+        settings.CITADEL_MEANING_MODEL,  # another model (or none): another index
+    )
+
+
+def meaning_encoder() -> Encoder | None:
+    """The sentence encoder of CITADEL_MEANING_MODEL (None when it is off or not installed:
+    `scripts/fetch-meaning-model` installs it)."""
+    return load_encoder(settings.CITADEL_MEANING_MODEL or None)
+
+
+def _note_columns(note: SectionNote | None) -> tuple[str, tuple[str, ...]]:
+    """A section's note tokens and its notes' phrases (EN then FR), for its SectionRow."""
+    if note is None:
+        return "", ()
+    phrases = tuple(p for lang in NOTE_LANGS for p in note.phrases.get(lang, ()))
+    return note.search_tokens, phrases
 
 
 def _books() -> dict:
@@ -140,16 +163,20 @@ def build_index(fingerprint: object = None, books: dict | None = None) -> Search
                 values[at["rule_key"]],
                 books[book_id].edition_key,
                 context(values[at["parent_id"]]),
-                note_tokens(
-                    notes,
-                    game=books[book_id].game,
-                    lang=books[book_id].lang,
-                    slug=values[at["slug"]],
-                    heading=values[at["heading"]],
+                *_note_columns(
+                    find_note(
+                        notes,
+                        game=books[book_id].game,
+                        lang=books[book_id].lang,
+                        slug=values[at["slug"]],
+                        heading=values[at["heading"]],
+                    )
                 ),
             )
 
-    index = SearchIndex(section_rows(), load_terms(), fingerprint=fingerprint)
+    index = SearchIndex(
+        section_rows(), load_terms(), fingerprint=fingerprint, encoder=meaning_encoder()
+    )
     index.shown = shown
     return index
 

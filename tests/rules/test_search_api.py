@@ -197,6 +197,23 @@ def test_rules_search_explain_says_why_a_section_ranked(client, books):
     assert set(explained["boosts"]) >= {"defines", "game", "language", "kind_penalty"}
 
 
+def test_rules_search_explain_without_the_meaning_model_has_no_meaning(client, books):
+    result = client.get(SEARCH, {"q": "messenger raven", "explain": "1"}).json()["results"][0]
+    assert result["explain"]["meaning"] is None
+    assert result["explain"]["boosts"]["meaning"] == 0.0
+
+
+def test_rules_search_explain_gives_the_phrase_closest_in_meaning(
+    client, books, meaning_model_copy, settings
+):
+    settings.CITADEL_MEANING_MODEL = str(meaning_model_copy)
+    response = client.get(SEARCH, {"q": "who holds the messenger raven", "explain": "1"})
+    explained = response.json()["results"][0]["explain"]
+    assert explained["meaning"]["phrase"] == "Le Pion Corbeau Messager"
+    assert -1.0 <= explained["meaning"]["similarity"] <= 1.0
+    assert explained["boosts"]["meaning"] >= 0.0
+
+
 def test_rules_search_explain_gives_the_best_passage(client, books):
     result = client.get(SEARCH, {"q": "messenger raven", "explain": "1"}).json()["results"][0]
     assert result["explain"]["boosts"]["passage"] > 0

@@ -11,7 +11,7 @@ from rules.models import Rulebook, Section
 from rules.search import index_book, search_sections
 from rules.search.backends import fts5_expression, tsquery_expression
 from rules.search.glossary import load_terms
-from rules.search.notes import NOTES_DIR, load_notes, note_tokens, parse_notes
+from rules.search.notes import NOTES_DIR, find_note, load_notes, parse_notes
 from rules.search.query import plan_query
 
 # A section the shipped Hand of the King notes describe (rules/data/section_notes/hotk.fr.json).
@@ -46,10 +46,10 @@ def test_parse_notes_refuses_another_format():
         parse_notes(_document(format="citadel-glossary/1"))
 
 
-def test_note_tokens_of_a_section_with_another_heading_are_empty():
+def test_find_note_of_a_section_with_another_heading_is_none():
     notes = parse_notes(_document())
-    assert note_tokens(notes, game="hotk", lang="fr", slug="tour", heading="Le Tour")
-    assert note_tokens(notes, game="hotk", lang="fr", slug="tour", heading="Fin") == ""
+    assert find_note(notes, game="hotk", lang="fr", slug="tour", heading="Le Tour")
+    assert find_note(notes, game="hotk", lang="fr", slug="tour", heading="Fin") is None
 
 
 def test_shipped_notes_are_short_phrases_one_entry_per_section():

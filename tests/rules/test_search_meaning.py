@@ -1,0 +1,153 @@
+"""The meaning model of the rules search (rules.search.meaning): the numpy encoder against
+the reference implementation's numbers, the phrase vectors and their cache, and how the
+index uses them. Tests that need the model skip without it, saying so (CI installs it)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from rules.search.glossary import load_terms
+from rules.search.index import SearchIndex, SectionRow
+from rules.search.meaning import CACHE, load_encoder, section_meanings
+from rules.search.normalise import normalise
+from rules.search.query import plan_query
+from rules.search.service import normalise_paragraphs
+
+TERMS = load_terms()
+
+
+@pytest.fixture
+def model(meaning_model_copy):
+    return meaning_model_copy
+
+
+@pytest.fixture
+def encoder(model):
+    return load_encoder(str(model))
+
+
+def row(id_, heading, body, *, phrases=(), lang="en", game="tactics"):
+    return SectionRow(
+        id_, 1, lang, game, "rule", id_, normalise(heading, lang),
+        normalise_paragraphs(body, lang), heading, body, phrases=phrases,
+    )  # fmt: skip
+
+
+def test_token_ids_match_the_reference_tokenizer(encoder):
+    # Computed by the model's own tokenizer (Hugging Face BertTokenizer, uncased).
+    assert encoder.token_ids("Pré-mesures: l'unité (fuit)!") == [
+        101, 3653, 1011, 2033, 28632, 2015, 1024, 1048, 1005, 15908, 1006, 11865, 4183, 1007,
+        999, 102,
+    ]  # fmt: skip
+    assert encoder.token_ids("can two models stand in one square") == [
+        101, 2064, 2048, 4275, 3233, 1999, 2028, 2675, 102
+    ]  # fmt: skip
+
+
+def test_vectors_match_the_reference_implementation(encoder):
+    # The first six of 384 values, computed by sentence-transformers on PyTorch.
+    vector = encoder.encode(["can two models stand in one square"])[0]
+    reference = [0.03635, -0.0259, -0.05565, 0.00105, -0.01726, 0.05538]
+    assert np.allclose(vector[:6], reference, atol=2e-5)
+    assert np.isclose(np.linalg.norm(vector), 1.0, atol=1e-5)
+
+
+def test_vectors_of_a_batch_equal_those_of_each_text(encoder):
+    texts = ["charge", "what happens when a charge falls short of its target", "x"]
+    together = encoder.encode(texts)
+    alone = np.array([encoder.encode([text])[0] for text in texts])
+    assert np.allclose(together, alone, atol=1e-5)
+
+
+def test_a_question_encoded_on_one_thread_has_the_same_vector(encoder):
+    question = "what happens when a charge falls short"
+    assert np.allclose(encoder.encode_question(question), encoder.encode([question])[0], atol=1e-6)
+
+
+def test_vectors_bring_a_question_nearer_the_rule_it_means(encoder):
+    question, rule, other = encoder.encode(
+        ["can two models stand in one square", "no two models in the same square", "victory points"]
+    )
+    assert question @ rule > question @ other + 0.2
+
+
+def test_a_long_text_is_cut_at_the_models_length(encoder):
+    assert len(encoder.token_ids("word " * 500)) == 128
+
+
+def test_load_encoder_without_the_model_is_none(tmp_path):
+    assert load_encoder(None) is None
+    assert load_encoder(str(tmp_path)) is None
+
+
+def test_phrase_vectors_are_kept_and_read_back(encoder, model):
+    first = section_meanings(encoder, [["charge falls short"], ["retreat"]], cache=model / CACHE)
+    with np.load(model / CACHE) as kept:
+        assert set(kept["texts"].tolist()) == {"charge falls short", "retreat"}
+    again = section_meanings(encoder, [["retreat"]], cache=model / CACHE)
+    assert np.array_equal(again.vectors[0], first.vectors[1])
+
+
+def test_phrase_vectors_of_an_unreadable_cache_are_encoded_again(encoder, model):
+    (model / CACHE).write_bytes(b"not an npz file")
+    meanings = section_meanings(encoder, [["retreat"]], cache=model / CACHE)
+    assert meanings.vectors.shape == (1, 384)
+    with np.load(model / CACHE) as kept:
+        assert kept["texts"].tolist() == ["retreat"]
+
+
+def test_meaning_puts_the_section_whose_notes_say_it_first(encoder):
+    # Both sections hold the query's words alike: on words alone the first one wins.
+    rows = [
+        row(1, "Moving", "Models stand in a square.", phrases=("move up to speed squares",)),
+        row(2, "Soldiers", "Models stand in a square.", phrases=("no two models in same square",)),
+    ]
+    question = "can two models stand in one square"
+    alone = SearchIndex(rows, TERMS)
+    plan = plan_query(question, ["en"], TERMS, alone.vocabularies)
+    found, _ = alone.rank(plan)
+    assert [int(alone.ids[r.position]) for r in found] == [1, 2]
+    index = SearchIndex(rows, TERMS, encoder=encoder)
+    found, vectors = index.rank(plan, meaning=lambda: index.meaning_of(plan))
+    assert [int(index.ids[r.position]) for r in found] == [2, 1]
+    explained = index.explain(plan, found[0].position, meaning=vectors.meaning)
+    assert explained["meaning"]["phrase"] == "no two models in same square"
+    assert explained["boosts"]["meaning"] > 0
+
+
+def test_meaning_is_not_asked_of_a_french_question(encoder):
+    rows = [row(1, "Soldats", "Une figurine par case.", lang="fr")]
+    index = SearchIndex(rows, TERMS, encoder=encoder)
+    french = plan_query("est-ce que deux figurines peuvent être sur une case", ["fr"], TERMS,
+                        index.vocabularies)  # fmt: skip
+    english = plan_query("can two models stand in one square", ["fr"], TERMS, index.vocabularies)
+    assert index.meaning_of(french) is None
+    assert index.meaning_of(english) is not None
+
+
+def test_index_without_the_model_explains_no_meaning():
+    rows = [row(1, "Soldiers", "Models stand in a square.")]
+    index = SearchIndex(rows, TERMS)
+    plan = plan_query("models square", ["en"], TERMS, index.vocabularies)
+    assert index.meaning_of(plan) is None
+    explained = index.explain(plan, 0)
+    assert explained["meaning"] is None and explained["boosts"]["meaning"] == 0.0
+
+
+def test_rules_meaning_command_says_when_the_model_is_not_installed(tmp_path):
+    out = io.StringIO()
+    with override_settings(CITADEL_MEANING_MODEL=str(tmp_path)):
+        call_command("rules_meaning", stdout=out)
+    assert "not installed" in out.getvalue() and "fetch-meaning-model" in out.getvalue()
+
+
+def test_rules_meaning_command_reports_an_installed_model(model):
+    out = io.StringIO()
+    with override_settings(CITADEL_MEANING_MODEL=str(model)):
+        call_command("rules_meaning", stdout=out)
+    assert f"installed in {model}" in out.getvalue()
