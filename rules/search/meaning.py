@@ -255,13 +255,17 @@ def _cjk(char: str) -> bool:
 @lru_cache(maxsize=4)
 def load_encoder(folder: str | None) -> Encoder | None:
     """The encoder of the model in `folder` (cached), or None when no model is installed
-    there (the search then ranks on words alone)."""
+    there or its files cannot be read (the search then ranks on words alone)."""
     if not folder:
         return None
     path = Path(folder)
     if not all((path / name).is_file() for name in FILES):
         return None
-    return Encoder(path)
+    try:
+        return Encoder(path)
+    except Exception:  # a damaged install (truncated download, other files): words alone
+        log.warning("the meaning model in %s cannot be read: words alone rank", path, exc_info=True)
+        return None
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from django.test import override_settings
 
 from rules.search.glossary import load_terms
 from rules.search.index import SearchIndex, SectionRow
-from rules.search.meaning import CACHE, load_encoder, section_meanings
+from rules.search.meaning import CACHE, FILES, load_encoder, section_meanings
 from rules.search.normalise import normalise
 from rules.search.query import plan_query
 from rules.search.service import normalise_paragraphs
@@ -82,6 +82,12 @@ def test_a_long_text_is_cut_at_the_models_length(encoder):
 
 def test_load_encoder_without_the_model_is_none(tmp_path):
     assert load_encoder(None) is None
+    assert load_encoder(str(tmp_path)) is None
+
+
+def test_load_encoder_of_damaged_files_is_none(tmp_path):
+    for name in FILES:
+        (tmp_path / name).write_text("damaged")
     assert load_encoder(str(tmp_path)) is None
 
 
