@@ -227,29 +227,25 @@ def _flush(current: list[str], words: list[str]) -> None:
         current.clear()
 
 
+# Code points the uncased BERT tokenizer splits on: ASCII punctuation (besides Unicode's
+# P* categories) and CJK ideographs (each its own word).
+_ASCII_PUNCTUATION = ((33, 47), (58, 64), (91, 96), (123, 126))
+_CJK = (
+    (0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F),
+)  # fmt: skip
+
+
 def _punctuation(char: str, category: str) -> bool:
-    code = ord(char)
-    return (
-        33 <= code <= 47
-        or 58 <= code <= 64
-        or 91 <= code <= 96
-        or 123 <= code <= 126
-        or category.startswith("P")
-    )
+    return category.startswith("P") or _within(ord(char), _ASCII_PUNCTUATION)
 
 
 def _cjk(char: str) -> bool:
-    code = ord(char)
-    return (
-        0x4E00 <= code <= 0x9FFF
-        or 0x3400 <= code <= 0x4DBF
-        or 0x20000 <= code <= 0x2A6DF
-        or 0x2A700 <= code <= 0x2B73F
-        or 0x2B740 <= code <= 0x2B81F
-        or 0x2B820 <= code <= 0x2CEAF
-        or 0xF900 <= code <= 0xFAFF
-        or 0x2F800 <= code <= 0x2FA1F
-    )
+    return _within(ord(char), _CJK)
+
+
+def _within(code: int, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(low <= code <= high for low, high in ranges)
 
 
 @lru_cache(maxsize=4)

@@ -49,6 +49,14 @@ def test_token_ids_match_the_reference_tokenizer(encoder):
     ]  # fmt: skip
 
 
+def test_token_ids_split_cjk_quotes_and_white_space_as_the_reference_does(encoder):
+    # Each CJK ideograph is a word of its own (here unknown), curly quotes are punctuation,
+    # a no-break space and a tab separate words.
+    assert encoder.token_ids("两个模型 “quoted” \u00a0tab\there") == [
+        101, 100, 100, 100, 100, 1523, 9339, 1524, 21628, 2182, 102
+    ]  # fmt: skip
+
+
 def test_vectors_match_the_reference_implementation(encoder):
     # The first six of 384 values, computed by sentence-transformers on PyTorch.
     vector = encoder.encode(["can two models stand in one square"])[0]
