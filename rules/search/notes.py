@@ -17,6 +17,11 @@ search index keeps a section's notes as tokens of their own (NOTE_PREFIX, the no
 language and the token: "~en:charg") that only a query's reading in that language asks for
 (rules.search.query), matched at NOTE_MATCH (rules.search.index). Pure functions, no
 Django import.
+
+A note may also list `asks`: questions a player might type that the section answers, in
+English, written the same way (after reading the section only). They are not search
+words: the meaning model (rules.search.meaning) compares an English question with them,
+as with the note's phrases.
 """
 
 from __future__ import annotations
@@ -43,6 +48,12 @@ class SectionNote:
     heading: str
     phrases: Mapping[str, tuple[str, ...]]
     original_heading: str = ""  # as written (the meaning model reads it: rules_meaning)
+    asks: tuple[str, ...] = ()  # English questions it answers (for the meaning model only)
+
+    @property
+    def meaning_phrases(self) -> tuple[str, ...]:
+        """What the meaning model compares a question with: the phrases, then the asks."""
+        return (*(p for lang in NOTE_LANGS for p in self.phrases.get(lang, ())), *self.asks)
 
     @property
     def search_tokens(self) -> str:
@@ -70,6 +81,7 @@ def parse_notes(data: dict) -> dict[tuple[str, str, str], SectionNote]:
             normalise(item["heading"], lang),
             {note_lang: tuple(item[note_lang]) for note_lang in NOTE_LANGS if item.get(note_lang)},
             item["heading"],
+            tuple(item.get("asks") or ()),
         )
         for item in data["sections"]
     }

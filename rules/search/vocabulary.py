@@ -30,7 +30,7 @@ from django.db.models import Count, Max
 from .glossary import load_dictionary, load_terms
 from .index import SearchIndex, SectionRow
 from .meaning import Encoder, load_encoder
-from .notes import NOTE_LANGS, SectionNote, find_note, load_notes
+from .notes import SectionNote, find_note, load_notes
 from .query import Vocabulary
 
 VERSION_KEY = "rules-search:index-version"
@@ -84,11 +84,10 @@ def meaning_encoder() -> Encoder | None:
 
 
 def _note_columns(note: SectionNote | None) -> tuple[str, tuple[str, ...]]:
-    """A section's note tokens and its notes' phrases (EN then FR), for its SectionRow."""
+    """A section's note tokens and what the meaning model reads of it, for its SectionRow."""
     if note is None:
         return "", ()
-    phrases = tuple(p for lang in NOTE_LANGS for p in note.phrases.get(lang, ()))
-    return note.search_tokens, phrases
+    return note.search_tokens, note.meaning_phrases
 
 
 def _books() -> dict:

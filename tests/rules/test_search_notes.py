@@ -41,6 +41,13 @@ def test_parse_notes_marks_each_language_of_its_own():
     assert parse_notes(document)[("hotk", "fr", "tour")].search_tokens == "~en:spider ~fr:araigne"
 
 
+def test_parse_notes_keeps_asks_for_the_meaning_model_not_as_search_words():
+    section = {"slug": "tour", "heading": "Le Tour", "en": ["spider"], "asks": ["who moves Varys"]}
+    note = parse_notes(_document(sections=[section]))[("hotk", "fr", "tour")]
+    assert note.meaning_phrases == ("spider", "who moves Varys")
+    assert note.search_tokens == "~en:spider"
+
+
 def test_parse_notes_refuses_another_format():
     with pytest.raises(ValueError):
         parse_notes(_document(format="citadel-glossary/1"))
@@ -62,6 +69,8 @@ def test_shipped_notes_are_short_phrases_one_entry_per_section():
             for phrases in (item.get("en", []), item.get("fr", [])):
                 assert len(phrases) <= 16, (path.name, item["slug"])
                 assert all(0 < len(phrase.split()) <= 8 for phrase in phrases), item["slug"]
+            asks = item.get("asks", [])
+            assert len(asks) <= 6 and all(2 <= len(a.split()) <= 16 for a in asks), item["slug"]
     assert len(load_notes()) >= 400
 
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from rules.search.meaning import CACHE, load_encoder, section_meanings
-from rules.search.notes import NOTE_LANGS, load_notes
+from rules.search.notes import load_notes
 
 
 class Command(BaseCommand):
@@ -36,11 +36,7 @@ class Command(BaseCommand):
         if options["warm"]:
             started = time.monotonic()
             phrases = [
-                (
-                    note.original_heading,
-                    *(p for lang in NOTE_LANGS for p in note.phrases.get(lang, ())),
-                )
-                for note in load_notes().values()
+                (note.original_heading, *note.meaning_phrases) for note in load_notes().values()
             ]
             meanings = section_meanings(encoder, phrases, cache=encoder.folder / CACHE)
             self.stdout.write(
