@@ -204,13 +204,9 @@ def _words(text: str) -> list[str]:
         category = unicodedata.category(char)
         if category == "Mn":
             continue
-        if char.isspace() or category in ("Zs",):
+        if char.isspace():  # every Zs, and tab and newlines (category Cc, tested first)
             _flush(current, words)
-        elif (
-            char == "\x00"
-            or char == "\ufffd"
-            or (category.startswith("C") and char not in "\t\n\r")
-        ):
+        elif char == "\ufffd" or category.startswith("C"):  # control characters: dropped
             continue
         elif _punctuation(char, category) or _cjk(char):
             _flush(current, words)
