@@ -77,6 +77,10 @@ class Encoder:
             )
             for n in range(self.layers)
         ]  # fmt: skip
+        for n in range(self.layers):  # kept once, in `qkv` (10 MB less per process)
+            for part in ("query", "key", "value"):
+                for kind in ("weight", "bias"):
+                    del weights[f"encoder.layer.{n}.attention.self.{part}.{kind}"]
 
     # -- tokens ---------------------------------------------------------------------------
 
