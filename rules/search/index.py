@@ -270,7 +270,6 @@ class SearchIndex:
         }
         # What each section is about, as vectors (rules.search.meaning): its heading and
         # its notes' phrases. None without a model: the ranking is on words alone.
-        self.encoder = encoder
         self.meanings = (
             section_meanings(
                 encoder,
@@ -516,16 +515,13 @@ class SearchIndex:
         order = [key[3] for key in sorted(keys)]
         return self._fold_translations(order, scores, matched, cache.preference, limit), cache
 
-    def reads_meaning(self, plan: QueryPlan) -> bool:
-        """Whether the index knows its sections' meanings and the query reads as English,
-        the model's language (otherwise words alone rank)."""
-        return self.encoder is not None and plan.sources.get(MEANING_LANG, 0.0) >= 1.0
-
     def meaning_of(self, plan: QueryPlan) -> np.ndarray | None:
-        """The query's vector (a few milliseconds), or None (`reads_meaning`)."""
-        if self.encoder is None or not self.reads_meaning(plan):
+        """The query's vector (a few milliseconds), or None: when the index knows no
+        meanings, or the query does not read as English, the model's language (words
+        alone rank then)."""
+        if self.meanings is None or plan.sources.get(MEANING_LANG, 0.0) < 1.0:
             return None
-        return self.encoder.encode_question(plan.query)
+        return self.meanings.encoder.encode_question(plan.query)
 
     def _add_meaning(
         self, score: np.ndarray, matched: np.ndarray, query: np.ndarray, cache: _Vectors

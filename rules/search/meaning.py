@@ -269,6 +269,7 @@ class SectionMeanings:
     """The phrases that say what each section is about (its heading and its notes), as
     vectors: a section's meaning for a question is its best phrase's similarity."""
 
+    encoder: Encoder  # what encoded them, and encodes the questions compared with them
     texts: tuple[str, ...]  # each phrase once
     vectors: np.ndarray  # (len(texts), dim): unit vectors
     starts: np.ndarray  # section position -> first of its phrases in `members` (n + 1)
@@ -311,7 +312,7 @@ def section_meanings(
     members = np.fromiter(
         (number[text] for own in phrases for text in own), dtype=np.int32, count=int(sizes.sum())
     )
-    return SectionMeanings(texts, vectors, starts, members)
+    return SectionMeanings(encoder, texts, vectors, starts, members)
 
 
 def _read_cache(path: Path | None) -> dict[str, np.ndarray]:
