@@ -49,7 +49,7 @@ import numpy as np
 
 from .concepts import HEADING_KINDS, entry_terms, heading_terms
 from .glossary import TERM, Glossary, load_number_cues
-from .meaning import CACHE, Encoder, section_meanings
+from .meaning import CACHE, Encoder, meaning_texts, section_meanings
 from .normalise import LANGS, fold_accents, tokens, word_tokens, words
 from .notes import NOTE_PREFIX
 from .query import LangQuery, Phrase, QueryPlan, Unit, Vocabulary
@@ -273,7 +273,7 @@ class SearchIndex:
         self.meanings = (
             section_meanings(
                 encoder,
-                [(row.heading, *row.phrases) if row.heading else row.phrases for row in rows],
+                [meaning_texts(row.heading, row.phrases) for row in rows],
                 cache=encoder.folder / CACHE,
             )
             if encoder is not None

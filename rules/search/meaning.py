@@ -291,6 +291,11 @@ class SectionMeanings:
         return found
 
 
+def meaning_texts(heading: str, phrases: Sequence[str]) -> tuple[str, ...]:
+    """What the model reads of a section: its heading (when it has one), then its phrases."""
+    return (heading, *phrases) if heading else tuple(phrases)
+
+
 def section_meanings(
     encoder: Encoder, phrases: Sequence[Sequence[str]], *, cache: Path | None = None
 ) -> SectionMeanings:

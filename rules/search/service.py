@@ -26,7 +26,7 @@ from .normalise import normalise
 from .query import QueryPlan, plan_query
 from .snippets import highlight, snippet
 from .vocabulary import books as indexed_books
-from .vocabulary import bump_version, current_index, shown_fields
+from .vocabulary import bump_version, current_index, remember_meanings, shown_fields
 
 MAX_QUERY_LENGTH = 500
 MAX_LIMIT = 100
@@ -299,6 +299,7 @@ def index_book(book) -> int:
         changed = index_sections(book.sections.values_list(*_INDEX_FIELDS), book.lang)
         if changed:
             backend.after_index()
+    remember_meanings(book)
     bump_version()
     return changed
 

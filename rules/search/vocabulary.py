@@ -29,7 +29,7 @@ from django.db.models import Count, Max
 
 from .glossary import load_dictionary, load_terms
 from .index import SearchIndex, SectionRow
-from .meaning import Encoder, load_encoder
+from .meaning import CACHE, Encoder, load_encoder, meaning_texts, section_meanings
 from .notes import SectionNote, find_note, load_notes
 from .query import Vocabulary
 
@@ -81,6 +81,26 @@ def meaning_encoder() -> Encoder | None:
     """The sentence encoder of CITADEL_MEANING_MODEL (None when it is off or not installed:
     `scripts/fetch-meaning-model` installs it)."""
     return load_encoder(settings.CITADEL_MEANING_MODEL or None)
+
+
+def remember_meanings(book) -> None:
+    """Encode the headings and note phrases of a book's sections into the meaning model's
+    cache now (its import calls this through `index_book`), so that the index build, which
+    may run on a request, finds them encoded; nothing without the model."""
+    encoder = meaning_encoder()
+    if encoder is None:
+        return
+    notes = load_notes()
+    texts = [
+        meaning_texts(
+            heading,
+            _note_columns(
+                find_note(notes, game=book.game, lang=book.lang, slug=slug, heading=heading)
+            )[1],
+        )
+        for slug, heading in book.sections.values_list("slug", "heading")
+    ]
+    section_meanings(encoder, texts, cache=encoder.folder / CACHE)
 
 
 def _note_columns(note: SectionNote | None) -> tuple[str, tuple[str, ...]]:

@@ -165,3 +165,17 @@ def test_rules_meaning_command_reports_an_installed_model(model):
     with override_settings(CITADEL_MEANING_MODEL=str(model)):
         call_command("rules_meaning", stdout=out)
     assert f"installed in {model}" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_index_book_encodes_its_headings_before_any_search(meaning_model_copy, settings):
+    from rules.models import Rulebook, Section
+    from rules.search import index_book
+
+    settings.CITADEL_MEANING_MODEL = str(meaning_model_copy)
+    book = Rulebook.objects.create(slug="meaning-fr", lang="fr", game="tmg", title="Livre")
+    Section.objects.create(book=book, slug="repli", position=0, heading="Repli", body="Texte.")
+    assert not (meaning_model_copy / CACHE).exists()
+    index_book(book)
+    with np.load(meaning_model_copy / CACHE) as kept:
+        assert "Repli" in kept["texts"].tolist()

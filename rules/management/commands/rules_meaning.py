@@ -12,7 +12,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from rules.search.meaning import CACHE, load_encoder, section_meanings
+from rules.search.meaning import CACHE, load_encoder, meaning_texts, section_meanings
 from rules.search.notes import load_notes
 
 
@@ -36,7 +36,8 @@ class Command(BaseCommand):
         if options["warm"]:
             started = time.monotonic()
             phrases = [
-                (note.original_heading, *note.meaning_phrases) for note in load_notes().values()
+                meaning_texts(note.original_heading, note.meaning_phrases)
+                for note in load_notes().values()
             ]
             meanings = section_meanings(encoder, phrases, cache=encoder.folder / CACHE)
             self.stdout.write(
