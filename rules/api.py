@@ -153,10 +153,15 @@ EXPLAIN_FIELDS = {
                 help_text="The heading or note phrase closest in meaning to the query."
             ),
             "similarity": serializers.FloatField(help_text="Cosine similarity, -1 to 1."),
+            "question": serializers.CharField(
+                help_text="What the model read of the query: the query itself when it reads "
+                "as English, its word-for-word English gloss when it reads as French."
+            ),
         },
         allow_null=True,
-        help_text="For an English query, when the meaning model is installed: the section's "
-        "phrase closest to the query (its boost is in boosts.meaning); null otherwise.",
+        help_text="For an English or French query, when the meaning model is installed: the "
+        "section's phrase closest to the query (its boost is in boosts.meaning); null "
+        "otherwise.",
     ),
     "passage_line": serializers.IntegerField(
         allow_null=True,

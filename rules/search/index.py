@@ -48,6 +48,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .concepts import HEADING_KINDS, entry_terms, heading_terms
+from .gloss import load_gloss
 from .glossary import TERM, Glossary, load_number_cues
 from .meaning import CACHE, Encoder, meaning_texts, section_meanings
 from .normalise import LANGS, fold_accents, tokens, word_tokens, words
@@ -86,6 +87,7 @@ W_NUMBER = 5.0
 W_MEANING = 1.0  # × the best score × a section's similarity to the query (rules.search.meaning)
 MEANING_CANDIDATES = 20  # the best sections so far whose meaning is compared
 MEANING_LANG = "en"  # the language the meaning model reads
+GLOSSED_LANG = "fr"  # a question in this language is read through its English gloss
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
 
@@ -517,11 +519,21 @@ class SearchIndex:
 
     def meaning_of(self, plan: QueryPlan) -> np.ndarray | None:
         """The query's vector (a few milliseconds), or None: when the index knows no
-        meanings, or the query does not read as English, the model's language (words
-        alone rank then)."""
-        if self.meanings is None or plan.sources.get(MEANING_LANG, 0.0) < 1.0:
+        meanings, or the query reads neither as English (the model's language) nor as
+        French (read through its English gloss): words alone rank then."""
+        question = self.meaning_question(plan)
+        if self.meanings is None or question is None:
             return None
-        return self.meanings.encoder.encode_question(plan.query)
+        return self.meanings.encoder.encode_question(question)
+
+    def meaning_question(self, plan: QueryPlan) -> str | None:
+        """What the meaning model reads of the query: the query when it reads as English,
+        its word-for-word English gloss when it reads as French (rules.search.gloss)."""
+        if plan.sources.get(MEANING_LANG, 0.0) >= 1.0:
+            return plan.query
+        if plan.sources.get(GLOSSED_LANG, 0.0) >= 1.0:
+            return load_gloss().read(plan.query)
+        return None
 
     def _add_meaning(
         self, score: np.ndarray, matched: np.ndarray, query: np.ndarray, cache: _Vectors
@@ -912,7 +924,11 @@ class SearchIndex:
                 else 0.0,
                 "meaning": round(boost, 3),
             },
-            "meaning": {"phrase": self.meanings.texts[phrase], "similarity": round(similarity, 3)}
+            "meaning": {
+                "phrase": self.meanings.texts[phrase],
+                "similarity": round(similarity, 3),
+                "question": self.meaning_question(plan),
+            }
             if self.meanings is not None and phrase >= 0
             else None,
             "passage_line": cache.best_passage.get(position),

@@ -137,6 +137,12 @@ def fold_accents(word: str) -> str:
     )
 
 
+def stem(word: str, lang: str) -> str:
+    """A folded word's stem (Snowball's, for English and French; the word otherwise)."""
+    stemmer = _STEMMER_OBJECTS.get(lang)
+    return stemmer.stemWord(word) if stemmer is not None and word.isalpha() else word
+
+
 def _character_table(zwnj: str) -> dict[int, str | None]:
     """One translation table: invisible characters, apostrophes, Latin ligatures, and the
     Persian letters and digits (folded in every language: a Persian word in a French text,

@@ -115,15 +115,24 @@ def test_phrase_vectors_of_an_unreadable_cache_are_encoded_again(encoder, model)
         assert kept["texts"].tolist() == ["retreat"]
 
 
-def test_meaning_puts_the_section_whose_notes_say_it_first(encoder):
+@pytest.mark.parametrize(
+    ("lang", "headings", "question", "read"),
+    [
+        ("en", ("Moving", "Soldiers"), "can two models stand in one square",
+         "can two models stand in one square"),
+        ("fr", ("Déplacement", "Soldats"), "deux figurines dans la même case",
+         "two Model in the same Square"),
+    ],
+)  # fmt: skip
+def test_meaning_puts_the_section_whose_notes_say_it_first(encoder, lang, headings, question, read):
     # Both sections hold the query's words alike: on words alone the first one wins.
+    body = {"en": "Models stand in a square.", "fr": "Une figurine sur une case."}[lang]
     rows = [
-        row(1, "Moving", "Models stand in a square.", phrases=("move up to speed squares",)),
-        row(2, "Soldiers", "Models stand in a square.", phrases=("no two models in same square",)),
+        row(1, headings[0], body, lang=lang, phrases=("move up to speed squares",)),
+        row(2, headings[1], body, lang=lang, phrases=("no two models in same square",)),
     ]
-    question = "can two models stand in one square"
     alone = SearchIndex(rows, TERMS)
-    plan = plan_query(question, ["en"], TERMS, alone.vocabularies)
+    plan = plan_query(question, [lang], TERMS, alone.vocabularies)
     found, _ = alone.rank(plan)
     assert [int(alone.ids[r.position]) for r in found] == [1, 2]
     index = SearchIndex(rows, TERMS, encoder=encoder)
@@ -131,17 +140,25 @@ def test_meaning_puts_the_section_whose_notes_say_it_first(encoder):
     assert [int(index.ids[r.position]) for r in found] == [2, 1]
     explained = index.explain(plan, found[0].position, meaning=vectors.meaning)
     assert explained["meaning"]["phrase"] == "no two models in same square"
+    assert explained["meaning"]["question"] == read
     assert explained["boosts"]["meaning"] > 0
 
 
-def test_meaning_is_not_asked_of_a_french_question(encoder):
+def test_meaning_reads_a_french_question_through_its_english_gloss(encoder):
     rows = [row(1, "Soldats", "Une figurine par case.", lang="fr")]
     index = SearchIndex(rows, TERMS, encoder=encoder)
     french = plan_query("est-ce que deux figurines peuvent être sur une case", ["fr"], TERMS,
                         index.vocabularies)  # fmt: skip
-    english = plan_query("can two models stand in one square", ["fr"], TERMS, index.vocabularies)
-    assert index.meaning_of(french) is None
-    assert index.meaning_of(english) is not None
+    assert index.meaning_question(french) == "two Model can be on a Square"
+    assert index.meaning_of(french) is not None
+
+
+def test_meaning_is_not_asked_of_a_persian_question(encoder):
+    rows = [row(1, "سرباز", "یک مهره در هر خانه.", lang="fa", game="agot")]
+    index = SearchIndex(rows, TERMS, encoder=encoder)
+    persian = plan_query("دو مهره در یک خانه", ["fa"], TERMS, index.vocabularies)
+    assert index.meaning_question(persian) is None
+    assert index.meaning_of(persian) is None
 
 
 def test_index_without_the_model_explains_no_meaning():

@@ -1,0 +1,113 @@
+"""An English gloss of a French question, word by word, for the meaning model.
+
+The meaning model (rules.search.meaning) reads English only. A French question ("peut on
+mesurer avant de charger") is read by it through a rough word-for-word English gloss ("can
+one measure before of charge"): good enough for a sentence encoder, which weighs the
+content words, and never shown as a translation.
+
+Each word, or the longest run of words that has an entry, is glossed by the first of:
+the lexicon's French function words (`gloss` in lexicon.json: "je" -> "I", "combien" ->
+"how many"; an empty gloss drops the word), the game glossary's preferred English term,
+the lexicon's ordinary words, then the general dictionary's first sense. A word none of
+them has is compared by its French stem ("commence" -> "commencer" -> "start"), and kept
+as it is when that fails too (names, numbers). Matching ignores case and accents: players
+type "egalite" for "égalité".
+
+Pure functions over the shipped tables, no Django import.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .glossary import DICTIONARY, LEXICON_PATH, TERM, Entry, load_dictionary, load_terms
+from .normalise import fold_accents, prepare, stem
+
+SOURCE = "fr"  # the language glossed
+TARGET = "en"  # the language the model reads
+# Which table wins when several gloss the same words (lower first).
+_FUNCTION, _TERM, _WORD, _DICTIONARY = range(4)
+_PART = re.compile(r"[^\W_]+")
+
+Words = tuple[str, ...]
+
+
+def gloss_words(text: str) -> Words:
+    """The folded words of French text (lower-case, no accents; l', qu' and hyphens split)."""
+    return tuple(fold_accents(part) for part in _PART.findall(prepare(text, SOURCE)))
+
+
+@dataclass(frozen=True)
+class Gloss:
+    """French word runs (folded) -> their English gloss, and single words' stems -> theirs."""
+
+    phrases: Mapping[Words, str]
+    stems: Mapping[str, str]
+    longest: int
+
+    def read(self, question: str) -> str:
+        """The English gloss of a French question (its words in order; unknown words kept)."""
+        words = gloss_words(question)
+        out: list[str] = []
+        at = 0
+        while at < len(words):
+            for size in range(min(self.longest, len(words) - at), 0, -1):
+                found = self.phrases.get(words[at : at + size])
+                if found is not None:
+                    if found:
+                        out.append(found)
+                    at += size
+                    break
+            else:
+                word = words[at]
+                out.append(self.stems.get(stem(word, SOURCE), word))
+                at += 1
+        return " ".join(out)
+
+
+def build_gloss(function_words: Mapping[str, str], entries: Iterable[Entry]) -> Gloss:
+    """A gloss from the function words (French -> English, "" to drop) and the entries of
+    the glossary, lexicon and dictionary (their first English term)."""
+    ranked: dict[Words, tuple[int, str]] = {}
+
+    def offer(french: str, english: str, rank: int) -> None:
+        words = gloss_words(french)
+        if words and (words not in ranked or ranked[words][0] > rank):
+            ranked[words] = (rank, english)
+
+    for french, english in function_words.items():
+        offer(french, english, _FUNCTION)
+    for entry in entries:
+        english_terms = entry.terms.get(TARGET, ())
+        if not english_terms:
+            continue
+        rank = {TERM: _TERM, DICTIONARY: _DICTIONARY}.get(entry.kind, _WORD)
+        for french in entry.terms.get(SOURCE, ()):
+            offer(french, english_terms[0], rank)
+    stems: dict[str, tuple[int, str]] = {}
+    for words, (rank, english) in ranked.items():
+        if len(words) == 1 and rank != _FUNCTION:
+            key = stem(words[0], SOURCE)
+            if key not in stems or stems[key][0] > rank:
+                stems[key] = (rank, english)
+    return Gloss(
+        phrases={words: english for words, (_rank, english) in ranked.items()},
+        stems={key: english for key, (_rank, english) in stems.items()},
+        longest=max((len(words) for words in ranked), default=1),
+    )
+
+
+@lru_cache(maxsize=1)
+def load_gloss() -> Gloss:
+    """The gloss of the shipped tables (cached)."""
+    with open(LEXICON_PATH, encoding="utf-8") as handle:
+        function_words = (json.load(handle).get("gloss") or {}).get(SOURCE) or {}
+    dictionary = load_dictionary().get((SOURCE, TARGET))
+    return build_gloss(
+        function_words,
+        [*load_terms().entries, *(dictionary.entries if dictionary is not None else ())],
+    )
