@@ -150,9 +150,20 @@ EXPLAIN_FIELDS = {
         "RulesSearchExplainMeaning",
         {
             "phrase": serializers.CharField(
-                help_text="The heading or note phrase closest in meaning to the query."
+                allow_null=True,
+                help_text="The heading, note phrase or note question closest in meaning to "
+                "the query (null: the section has none).",
             ),
-            "similarity": serializers.FloatField(help_text="Cosine similarity, -1 to 1."),
+            "similarity": serializers.FloatField(help_text="Its cosine similarity, -1 to 1."),
+            "sentence": serializers.CharField(
+                allow_null=True,
+                help_text="The sentence of the section's body closest in meaning to the "
+                "query, as the book writes it (null: none was encoded).",
+            ),
+            "sentence_similarity": serializers.FloatField(
+                help_text="Its cosine similarity (as the model read it: French in its "
+                "English gloss)."
+            ),
             "question": serializers.CharField(
                 help_text="What the model read of the query: the query itself when it reads "
                 "as English, its word-for-word English gloss when it reads as French."
@@ -160,8 +171,8 @@ EXPLAIN_FIELDS = {
         },
         allow_null=True,
         help_text="For an English or French query, when the meaning model is installed: the "
-        "section's phrase closest to the query (its boost is in boosts.meaning); null "
-        "otherwise.",
+        "section's phrase and body sentence closest to the query (their boost is in "
+        "boosts.meaning); null otherwise.",
     ),
     "passage_line": serializers.IntegerField(
         allow_null=True,

@@ -1,4 +1,5 @@
-"""An English gloss of a French question, word by word, for the meaning model.
+"""An English gloss of French text, word by word, for the meaning model: of a question, and
+of the sentences of a section's body.
 
 The meaning model (rules.search.meaning) reads English only. A French question ("peut on
 mesurer avant de charger") is read by it through a rough word-for-word English gloss ("can
@@ -13,18 +14,33 @@ them has is compared by its French stem ("commence" -> "commencer" -> "start"), 
 as it is when that fails too (names, numbers). Matching ignores case and accents: players
 type "egalite" for "égalité".
 
+A section's body is read by the model sentence by sentence (`sentence_keys`): its first
+MAX_SENTENCES sentences of at least MIN_WORDS words, each kept under a key that names its
+language ("fr:Une figurine par case."), read in English by `read_key` (the gloss of a
+French sentence, an English one as it is; the model reads no Persian).
+
 Pure functions over the shipped tables, no Django import.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .glossary import DICTIONARY, LEXICON_PATH, TERM, Entry, load_dictionary, load_terms
+from .glossary import (
+    DICTIONARY,
+    DICTIONARY_PATH,
+    GLOSSARY_PATH,
+    LEXICON_PATH,
+    TERM,
+    Entry,
+    load_dictionary,
+    load_terms,
+)
 from .normalise import fold_accents, prepare, stem
 
 SOURCE = "fr"  # the language glossed
@@ -32,6 +48,11 @@ TARGET = "en"  # the language the model reads
 # Which table wins when several gloss the same words (lower first).
 _FUNCTION, _TERM, _WORD, _DICTIONARY = range(4)
 _PART = re.compile(r"[^\W_]+")
+MAX_SENTENCES = 40  # of a section's body, read by the model
+MIN_WORDS = 4  # shorter ones (a label, a number, a table cell) say too little
+MAX_CHARS = 400  # a longer "sentence" is a table or a list run together: its start is read
+_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
+READ_LANGS = ("en", SOURCE)  # the languages read in English: as they are, and glossed
 
 Words = tuple[str, ...]
 
@@ -111,3 +132,43 @@ def load_gloss() -> Gloss:
         function_words,
         [*load_terms().entries, *(dictionary.entries if dictionary is not None else ())],
     )
+
+
+def read_in_english(text: str, lang: str) -> str | None:
+    """What the meaning model reads of text in `lang`: English as it is, French through its
+    gloss; None for a language it cannot read (Persian)."""
+    if lang == TARGET:
+        return text
+    if lang == SOURCE:
+        return load_gloss().read(text)
+    return None
+
+
+def sentence_keys(body: str, lang: str) -> tuple[str, ...]:
+    """The sentences of a section's body the model reads, as keys naming their language
+    ("fr:…"); none in a language it does not read."""
+    if lang not in READ_LANGS or not body:
+        return ()
+    found: list[str] = []
+    for sentence in _SENTENCE_END.split(" ".join(body.split())):
+        if len(sentence.split()) >= MIN_WORDS:
+            found.append(f"{lang}:{sentence[:MAX_CHARS]}")
+            if len(found) == MAX_SENTENCES:
+                break
+    return tuple(found)
+
+
+def read_key(key: str) -> str:
+    """What the model reads of a sentence key (`sentence_keys`)."""
+    lang, _, sentence = key.partition(":")
+    return read_in_english(sentence, lang) or ""
+
+
+@lru_cache(maxsize=1)
+def gloss_version() -> str:
+    """A short fingerprint of the tables the gloss reads: the sentence vectors are kept per
+    version, so that a changed table has the sentences read again."""
+    digest = hashlib.sha256()
+    for path in (LEXICON_PATH, GLOSSARY_PATH, DICTIONARY_PATH):
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    return digest.hexdigest()[:12]

@@ -41,16 +41,17 @@ import math
 import operator
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from .concepts import HEADING_KINDS, entry_terms, heading_terms
-from .gloss import load_gloss
+from .gloss import gloss_version, read_in_english, read_key, sentence_keys
 from .glossary import TERM, Glossary, load_number_cues
-from .meaning import CACHE, Encoder, meaning_texts, section_meanings
+from .meaning import CACHE, Encoder, SectionMeanings, meaning_texts, section_meanings
 from .normalise import LANGS, fold_accents, tokens, word_tokens, words
 from .notes import NOTE_PREFIX
 from .query import LangQuery, Phrase, QueryPlan, Unit, Vocabulary
@@ -85,6 +86,7 @@ W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and h
 # A question asking for a number ("how many", "combien"): the best passage states one.
 W_NUMBER = 5.0
 W_MEANING = 1.0  # × the best score × a section's similarity to the query (rules.search.meaning)
+W_SENTENCE = 0.5  # × the same × its body's closest sentence's similarity (added to it)
 MEANING_CANDIDATES = 20  # the best sections so far whose meaning is compared
 MEANING_LANG = "en"  # the language the meaning model reads
 GLOSSED_LANG = "fr"  # a question in this language is read through its English gloss
@@ -107,6 +109,19 @@ class SectionRow(NamedTuple):
     context: str = ""  # normalised headings of the sections it stands in (its parents)
     notes: str = ""  # its note tokens (rules.search.notes), NOTE_PREFIX-marked
     phrases: tuple[str, ...] = ()  # its notes' phrases as written, for its meaning
+
+
+class Meaning(NamedTuple):
+    """What a section's meaning added to its score, and why."""
+
+    boost: float
+    similarity: float  # of its closest phrase (heading, note phrase or ask)
+    phrase: int  # that phrase's number in SectionMeanings.texts (-1: none)
+    said: float = 0.0  # similarity of its body's closest sentence
+    sentence: int = -1  # that sentence's number in the index's sentences (-1: none)
+
+
+NO_MEANING = Meaning(0.0, 0.0, -1)
 
 
 class Ranked(NamedTuple):
@@ -132,7 +147,7 @@ class _Vectors:
     passage: dict[int, float] = field(default_factory=dict)  # section -> that passage's share
     preference: np.ndarray | None = None  # the reader's language (`_reader_language`)
     # section -> (boost, similarity, phrase number): what its meaning added (`_add_meaning`)
-    meaning: dict[int, tuple[float, float, int]] = field(default_factory=dict)
+    meaning: dict[int, Meaning] = field(default_factory=dict)
 
 
 class SearchIndex:
@@ -278,6 +293,13 @@ class SearchIndex:
                 [meaning_texts(row.heading, row.phrases) for row in rows],
                 cache=encoder.folder / CACHE,
             )
+            if encoder is not None
+            else None
+        )
+        # And what its body says, sentence by sentence: only sentences encoded when their
+        # book was imported (`body_meanings` through index_book): a build never waits for them.
+        self.sentences = (
+            body_meanings(encoder, [(row.body, row.lang) for row in rows], encode_missing=False)
             if encoder is not None
             else None
         )
@@ -529,18 +551,18 @@ class SearchIndex:
     def meaning_question(self, plan: QueryPlan) -> str | None:
         """What the meaning model reads of the query: the query when it reads as English,
         its word-for-word English gloss when it reads as French (rules.search.gloss)."""
-        if plan.sources.get(MEANING_LANG, 0.0) >= 1.0:
-            return plan.query
-        if plan.sources.get(GLOSSED_LANG, 0.0) >= 1.0:
-            return load_gloss().read(plan.query)
+        for lang in (MEANING_LANG, GLOSSED_LANG):
+            if plan.sources.get(lang, 0.0) >= 1.0:
+                return read_in_english(plan.query, lang)
         return None
 
     def _add_meaning(
         self, score: np.ndarray, matched: np.ndarray, query: np.ndarray, cache: _Vectors
     ) -> None:
         """Add W_MEANING × the best score × the similarity of the query to each of the best
-        MEANING_CANDIDATES sections' closest phrase: among the sections the words found,
-        the one whose heading or notes say what the question asks comes first."""
+        MEANING_CANDIDATES sections' closest phrase, plus W_SENTENCE × its body's closest
+        sentence: among the sections the words found, the one whose heading, notes or
+        sentences say what the question asks comes first."""
         if self.meanings is None:
             return
         candidates = np.flatnonzero(matched)
@@ -551,12 +573,34 @@ class SearchIndex:
         if best <= 0.0:
             return
         positions = candidates.tolist()
-        for position, (similarity, phrase) in zip(
-            positions, self.meanings.best(query, positions), strict=True
+        sentences = (
+            self.sentences.best(query, positions)
+            if self.sentences is not None
+            else [(0.0, -1)] * len(positions)
+        )
+        for position, (similarity, phrase), (said, sentence) in zip(
+            positions, self.meanings.best(query, positions), sentences, strict=True
         ):
-            boost = W_MEANING * best * max(similarity, 0.0)
+            boost = W_MEANING * best * (max(similarity, 0.0) + W_SENTENCE * max(said, 0.0))
             score[position] += boost
-            cache.meaning[position] = (boost, similarity, phrase)
+            cache.meaning[position] = Meaning(boost, similarity, phrase, said, sentence)
+
+    def _explain_meaning(self, plan: QueryPlan, found: Meaning) -> dict | None:
+        """The phrase and body sentence closest to the question, and what the model read."""
+        if self.meanings is None or (found.phrase < 0 and found.sentence < 0):
+            return None
+        sentence = (
+            self.sentences.texts[found.sentence].partition(":")[2]
+            if self.sentences is not None and found.sentence >= 0
+            else None
+        )
+        return {
+            "phrase": self.meanings.texts[found.phrase] if found.phrase >= 0 else None,
+            "similarity": round(found.similarity, 3),
+            "sentence": sentence,
+            "sentence_similarity": round(found.said, 3),
+            "question": self.meaning_question(plan),
+        }
 
     def _fold_translations(self, order, scores, matched, preference, limit) -> list[Ranked]:
         """One result per rule: where a rule matches in several languages of one edition
@@ -848,7 +892,7 @@ class SearchIndex:
         game_boost: bool = True,
         best_passage: Mapping[int, int] | None = None,
         passages: Mapping[int, float] | None = None,
-        meaning: Mapping[int, tuple[float, float, int]] | None = None,
+        meaning: Mapping[int, Meaning] | None = None,
     ) -> dict:
         """Why one section scored what it did: the reading that counted, each unit with what
         it matched and where, and the bonuses and penalty. `best_passage` and `passages`:
@@ -904,7 +948,7 @@ class SearchIndex:
         defined = sorted(c for c in concepts if position in set(self.defines.get(c, ())))
         likelihood = self.game_likelihood(evidence) if game_boost else {}
         game = self.games[position]
-        boost, similarity, phrase = (meaning or {}).get(position, (0.0, 0.0, -1))
+        found = (meaning or {}).get(position, NO_MEANING)
         return {
             **best,
             "defines": defined,
@@ -922,15 +966,9 @@ class SearchIndex:
                 and position in cache.best_passage
                 and self._states_number(np.array([position]), cache)[0]
                 else 0.0,
-                "meaning": round(boost, 3),
+                "meaning": round(found.boost, 3),
             },
-            "meaning": {
-                "phrase": self.meanings.texts[phrase],
-                "similarity": round(similarity, 3),
-                "question": self.meaning_question(plan),
-            }
-            if self.meanings is not None and phrase >= 0
-            else None,
+            "meaning": self._explain_meaning(plan, found),
             "passage_line": cache.best_passage.get(position),
             "asks_number": plan.asks_number,
             "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},
@@ -1070,3 +1108,23 @@ def _surfaces(chunks: Iterable[str], lang: str, terms: Glossary) -> dict[str, st
         for term in entry.terms.get(lang, ()):
             found.update(surface_words(term, lang))
     return found
+
+
+def sentence_cache(encoder: Encoder) -> Path:
+    """Where the vectors of body sentences are kept: beside the model, per gloss version."""
+    return encoder.folder / f"sentences-{gloss_version()}.npz"
+
+
+def body_meanings(
+    encoder: Encoder, bodies: Sequence[tuple[str, str]], *, encode_missing: bool
+) -> SectionMeanings:
+    """The vectors of the sentences of each section's body ((body, language) per section
+    position), as the model reads them (rules.search.gloss): kept in `sentence_cache`;
+    encoded now when they are missing and `encode_missing` (a few milliseconds each)."""
+    return section_meanings(
+        encoder,
+        [sentence_keys(body, lang) for body, lang in bodies],
+        cache=sentence_cache(encoder),
+        read=read_key,
+        encode_missing=encode_missing,
+    )

@@ -21,7 +21,7 @@ import logging
 import os
 import tempfile
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -277,17 +277,24 @@ class SectionMeanings:
 
     def best(self, query: np.ndarray, positions: Sequence[int]) -> list[tuple[float, int]]:
         """(similarity, phrase number) of the best phrase of each section (0.0, -1 without
-        phrases)."""
-        similarity = self.vectors @ query
+        phrases). Only the given sections' phrases are compared: a few hundred vectors,
+        whatever the corpus."""
+        owns = [self.members[self.starts[p] : self.starts[p + 1]] for p in positions]
+        sizes = [own.size for own in owns]
+        if not any(sizes):
+            return [(0.0, -1)] * len(owns)
+        numbers = np.concatenate(owns)
+        similarity = (self.vectors[numbers] @ query).tolist()
         found = []
-        for position in positions:
-            own = self.members[self.starts[position] : self.starts[position + 1]]
-            if own.size == 0:
+        at = 0
+        for own, size in zip(owns, sizes, strict=True):
+            if size == 0:
                 found.append((0.0, -1))
                 continue
-            values = similarity[own]
-            best = int(values.argmax())
-            found.append((float(values[best]), int(own[best])))
+            values = similarity[at : at + size]
+            best = max(range(size), key=values.__getitem__)
+            found.append((values[best], int(own[best])))
+            at += size
         return found
 
 
@@ -297,19 +304,29 @@ def meaning_texts(heading: str, phrases: Sequence[str]) -> tuple[str, ...]:
 
 
 def section_meanings(
-    encoder: Encoder, phrases: Sequence[Sequence[str]], *, cache: Path | None = None
+    encoder: Encoder,
+    phrases: Sequence[Sequence[str]],
+    *,
+    cache: Path | None = None,
+    read: Callable[[str], str] | None = None,
+    encode_missing: bool = True,
 ) -> SectionMeanings:
     """The vectors of every section's phrases (a list of texts per section position).
 
     Encoding takes a few milliseconds per phrase: the vectors are kept in `cache` (an .npz
-    file, written whole and replaced) and only phrases it lacks are encoded."""
+    file, written whole and replaced) and only phrases it lacks are encoded; none with
+    `encode_missing` false (they are left out). `read`: what the model reads of a text
+    (the text itself by default), for texts kept under another key."""
+    known = _read_cache(cache)
+    missing = list(dict.fromkeys(text for own in phrases for text in own if text not in known))
+    if missing and encode_missing:
+        readings = [read(text) for text in missing] if read is not None else missing
+        known.update(zip(missing, encoder.encode(readings), strict=True))
+        _write_cache(cache, known)
+    elif missing:
+        phrases = [[text for text in own if text in known] for own in phrases]
     texts = tuple(dict.fromkeys(text for own in phrases for text in own))
     number = {text: at for at, text in enumerate(texts)}
-    known = _read_cache(cache)
-    missing = [text for text in texts if text not in known]
-    if missing:
-        known.update(zip(missing, encoder.encode(missing), strict=True))
-        _write_cache(cache, known)
     dim = encoder.dimensions
     vectors = np.array([known[text] for text in texts], dtype=np.float32).reshape(-1, dim)
     sizes = np.fromiter((len(own) for own in phrases), dtype=np.int64, count=len(phrases))

@@ -29,7 +29,7 @@ from django.db.models import Count, Max
 
 from .gloss import load_gloss
 from .glossary import load_terms
-from .index import SearchIndex, SectionRow
+from .index import SearchIndex, SectionRow, body_meanings
 from .meaning import CACHE, Encoder, load_encoder, meaning_texts, section_meanings
 from .notes import SectionNote, find_note, load_notes
 from .query import Vocabulary
@@ -85,13 +85,15 @@ def meaning_encoder() -> Encoder | None:
 
 
 def remember_meanings(book) -> None:
-    """Encode the headings and note phrases of a book's sections into the meaning model's
-    cache now (its import calls this through `index_book`), so that the index build, which
-    may run on a request, finds them encoded; nothing without the model."""
+    """Encode the headings, note phrases and body sentences of a book's sections into the
+    meaning model's caches now (its import calls this through `index_book`: a few
+    milliseconds a sentence), so that the index build, which may run on a request, finds
+    them encoded; nothing without the model."""
     encoder = meaning_encoder()
     if encoder is None:
         return
     notes = load_notes()
+    sections = list(book.sections.values_list("slug", "heading", "body"))
     texts = [
         meaning_texts(
             heading,
@@ -99,9 +101,10 @@ def remember_meanings(book) -> None:
                 find_note(notes, game=book.game, lang=book.lang, slug=slug, heading=heading)
             )[1],
         )
-        for slug, heading in book.sections.values_list("slug", "heading")
+        for slug, heading, _body in sections
     ]
     section_meanings(encoder, texts, cache=encoder.folder / CACHE)
+    body_meanings(encoder, [(body, book.lang) for _s, _h, body in sections], encode_missing=True)
 
 
 def _note_columns(note: SectionNote | None) -> tuple[str, tuple[str, ...]]:

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from rules.search.gloss import build_gloss, gloss_words, load_gloss
+from rules.search.gloss import (
+    MAX_SENTENCES,
+    build_gloss,
+    gloss_words,
+    load_gloss,
+    read_key,
+    sentence_keys,
+)
 from rules.search.glossary import DICTIONARY, TERM, WORD, Entry
 
 FUNCTION_WORDS = {"je": "I", "peut on": "can I", "de": "of", "ne": "", "pas": "not"}
@@ -62,3 +69,25 @@ def test_gloss_of_an_empty_question_is_empty():
 
 def test_shipped_gloss_reads_a_players_question():
     assert load_gloss().read("qui commence a jouer") == "who start to play"
+
+
+def test_sentence_keys_name_the_language_and_skip_short_sentences():
+    body = "Repli.\nUne unité qui se replie\nrecule de 2 cases. Voir p. 4"
+    assert sentence_keys(body, "fr") == ("fr:Une unité qui se replie recule de 2 cases.",)
+
+
+def test_sentence_keys_stop_at_the_books_first_sentences():
+    body = " ".join(f"Phrase numéro {n} du livre." for n in range(MAX_SENTENCES + 5))
+    keys = sentence_keys(body, "fr")
+    assert len(keys) == MAX_SENTENCES and keys[-1].startswith(
+        f"fr:Phrase numéro {MAX_SENTENCES - 1}"
+    )
+
+
+def test_sentence_keys_of_a_language_the_model_cannot_read_are_none():
+    assert sentence_keys("دو مهره در یک خانه نمی توانند باشند.", "fa") == ()
+
+
+def test_read_key_glosses_a_french_sentence_and_keeps_an_english_one():
+    assert read_key("fr:qui commence a jouer") == "who start to play"
+    assert read_key("en:Who goes first?") == "Who goes first?"

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from rules.search.glossary import load_terms
-from rules.search.index import SearchIndex, SectionRow
+from rules.search.index import SearchIndex, SectionRow, body_meanings, sentence_cache
 from rules.search.meaning import CACHE, FILES, load_encoder, section_meanings
 from rules.search.normalise import normalise
 from rules.search.query import plan_query
@@ -161,6 +161,39 @@ def test_meaning_is_not_asked_of_a_persian_question(encoder):
     assert index.meaning_of(persian) is None
 
 
+RULE = "Deux figurines ne peuvent jamais occuper la même case."
+MOVING = "Une figurine avance case par case, jusqu'à sa vitesse."
+
+
+def _two_sections():
+    return [
+        row(1, "Mouvement", MOVING, lang="fr"),
+        row(2, "Soldats", f"{MOVING} {RULE}", lang="fr"),
+    ]
+
+
+def test_body_sentences_not_encoded_yet_are_left_out_of_the_index(encoder):
+    index = SearchIndex(_two_sections(), TERMS, encoder=encoder)
+    assert index.sentences is not None and index.sentences.texts == ()
+    assert not sentence_cache(encoder).exists()
+
+
+def test_meaning_adds_the_sections_closest_body_sentence_once_encoded(encoder):
+    rows = _two_sections()
+    question = "can two models stand in one square"
+    before = SearchIndex(rows, TERMS, encoder=encoder)
+    plan = plan_query(question, ["fr"], TERMS, before.vocabularies)
+    _found, vectors = before.rank(plan, meaning=lambda: before.meaning_of(plan))
+    boost_before = before.explain(plan, 1, meaning=vectors.meaning)["boosts"]["meaning"]
+    body_meanings(encoder, [(r.body, r.lang) for r in rows], encode_missing=True)
+    index = SearchIndex(rows, TERMS, encoder=encoder)
+    _found, vectors = index.rank(plan, meaning=lambda: index.meaning_of(plan))
+    explained = index.explain(plan, 1, meaning=vectors.meaning)
+    assert explained["meaning"]["sentence"] == RULE
+    assert explained["meaning"]["sentence_similarity"] > 0.3
+    assert explained["boosts"]["meaning"] > boost_before
+
+
 def test_index_without_the_model_explains_no_meaning():
     rows = [row(1, "Soldiers", "Models stand in a square.")]
     index = SearchIndex(rows, TERMS)
@@ -196,3 +229,34 @@ def test_index_book_encodes_its_headings_before_any_search(meaning_model_copy, s
     index_book(book)
     with np.load(meaning_model_copy / CACHE) as kept:
         assert "Repli" in kept["texts"].tolist()
+
+
+@pytest.mark.django_db
+def test_index_book_encodes_its_body_sentences_before_any_search(meaning_model_copy, settings):
+    from rules.models import Rulebook, Section
+    from rules.search import index_book
+
+    settings.CITADEL_MEANING_MODEL = str(meaning_model_copy)
+    book = Rulebook.objects.create(slug="meaning-fr", lang="fr", game="tmg", title="Livre")
+    Section.objects.create(book=book, slug="repli", position=0, heading="Repli", body=RULE)
+    index_book(book)
+    with np.load(sentence_cache(load_encoder(str(meaning_model_copy)))) as kept:
+        assert kept["texts"].tolist() == [f"fr:{RULE}"]
+
+
+@pytest.mark.django_db
+def test_rules_meaning_warm_encodes_imported_sentences_and_drops_stale_ones(
+    meaning_model_copy, settings
+):
+    from rules.models import Rulebook, Section
+
+    settings.CITADEL_MEANING_MODEL = str(meaning_model_copy)
+    stale = meaning_model_copy / "sentences-000000000000.npz"
+    stale.write_bytes(b"old")
+    book = Rulebook.objects.create(slug="meaning-fr", lang="fr", game="tmg", title="Livre")
+    Section.objects.create(book=book, slug="repli", position=0, heading="Repli", body=RULE)
+    out = io.StringIO()
+    call_command("rules_meaning", "--warm", stdout=out)
+    assert "1 sentences of 1 imported sections ready" in out.getvalue()
+    assert not stale.exists()
+    assert sentence_cache(load_encoder(str(meaning_model_copy))).exists()

@@ -2,7 +2,9 @@
 
 Says whether the rules search's meaning model (CITADEL_MEANING_MODEL) is installed and how
 many phrase vectors it keeps. With --warm, encodes the shipped notes' phrases and headings
-once (scripts/fetch-meaning-model runs it), so that building the search index reads them.
+once (scripts/fetch-meaning-model runs it), and the body sentences of the books already
+imported that are not encoded yet (after a change to the tables the French gloss reads,
+all of them: rules.search.gloss), so that building the search index reads them.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import DatabaseError
 
+from rules.search.index import body_meanings, sentence_cache
 from rules.search.meaning import CACHE, load_encoder, meaning_texts, section_meanings
 from rules.search.notes import load_notes
 
@@ -44,5 +48,27 @@ class Command(BaseCommand):
                 f"meaning model: {len(meanings.texts)} phrases of the shipped notes ready "
                 f"({time.monotonic() - started:.1f} s)"
             )
+            self._warm_sentences(encoder)
         else:
             self.stdout.write(f"meaning model: installed in {folder}")
+
+    def _warm_sentences(self, encoder) -> None:
+        from rules.models import Section
+
+        started = time.monotonic()
+        current = sentence_cache(encoder)
+        for stale in encoder.folder.glob("sentences-*.npz"):
+            if stale != current:
+                stale.unlink(missing_ok=True)
+        try:
+            bodies = list(
+                Section.objects.order_by("id").values_list("body", "book__lang").iterator()
+            )
+        except DatabaseError:  # no database yet: a book's import encodes its sentences
+            self.stdout.write("meaning model: no imported books to read yet")
+            return
+        sentences = body_meanings(encoder, bodies, encode_missing=True)
+        self.stdout.write(
+            f"meaning model: {len(sentences.texts)} sentences of {len(bodies)} imported "
+            f"sections ready ({time.monotonic() - started:.1f} s)"
+        )
