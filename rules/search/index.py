@@ -146,7 +146,7 @@ class _Vectors:
     best_passage: dict[int, int] = field(default_factory=dict)  # section -> its best line
     passage: dict[int, float] = field(default_factory=dict)  # section -> that passage's share
     preference: np.ndarray | None = None  # the reader's language (`_reader_language`)
-    # section -> (boost, similarity, phrase number): what its meaning added (`_add_meaning`)
+    # section -> what its meaning added, and why (`_add_meaning`)
     meaning: dict[int, Meaning] = field(default_factory=dict)
 
 

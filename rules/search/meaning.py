@@ -266,8 +266,9 @@ def load_encoder(folder: str | None) -> Encoder | None:
 
 @dataclass(frozen=True)
 class SectionMeanings:
-    """The phrases that say what each section is about (its heading and its notes), as
-    vectors: a section's meaning for a question is its best phrase's similarity."""
+    """The texts that say what each section is about (its heading and notes, or its body's
+    sentences), as vectors: a section's meaning for a question is its best text's
+    similarity."""
 
     encoder: Encoder  # what encoded them, and encodes the questions compared with them
     texts: tuple[str, ...]  # each phrase once
