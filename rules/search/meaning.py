@@ -338,6 +338,11 @@ def section_meanings(
     return SectionMeanings(encoder, texts, vectors, starts, members)
 
 
+def cached_count(path: Path) -> int:
+    """How many vectors a cache file keeps (0 when there is none, or it is unreadable)."""
+    return len(_read_cache(path))
+
+
 def _read_cache(path: Path | None) -> dict[str, np.ndarray]:
     if path is None or not path.is_file():
         return {}

@@ -16,7 +16,13 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError
 
 from rules.search.index import body_meanings, sentence_cache
-from rules.search.meaning import CACHE, load_encoder, meaning_texts, section_meanings
+from rules.search.meaning import (
+    CACHE,
+    cached_count,
+    load_encoder,
+    meaning_texts,
+    section_meanings,
+)
 from rules.search.notes import load_notes
 
 
@@ -50,7 +56,11 @@ class Command(BaseCommand):
             )
             self._warm_sentences(encoder)
         else:
-            self.stdout.write(f"meaning model: installed in {folder}")
+            self.stdout.write(
+                f"meaning model: installed in {folder}; it keeps "
+                f"{cached_count(encoder.folder / CACHE)} phrase vectors and "
+                f"{cached_count(sentence_cache(encoder))} sentence vectors"
+            )
 
     def _warm_sentences(self, encoder) -> None:
         from rules.models import Section
