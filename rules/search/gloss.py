@@ -3,7 +3,7 @@ of the sentences of a section's body.
 
 The meaning model (rules.search.meaning) reads English only. A French question ("peut on
 mesurer avant de charger") is read by it through a rough word-for-word English gloss ("can
-one measure before of charge"): good enough for a sentence encoder, which weighs the
+I measure before of charge"): good enough for a sentence encoder, which weighs the
 content words, and never shown as a translation.
 
 Each word, or the longest run of words that has an entry, is glossed by the first of:
@@ -162,6 +162,11 @@ def read_key(key: str) -> str:
     """What the model reads of a sentence key (`sentence_keys`)."""
     lang, _, sentence = key.partition(":")
     return read_in_english(sentence, lang) or ""
+
+
+def key_sentence(key: str) -> str:
+    """The sentence of a sentence key, as the book writes it."""
+    return key.partition(":")[2]
 
 
 @lru_cache(maxsize=1)

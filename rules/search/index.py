@@ -49,7 +49,14 @@ from typing import NamedTuple
 import numpy as np
 
 from .concepts import HEADING_KINDS, entry_terms, heading_terms
-from .gloss import gloss_version, read_in_english, read_key, sentence_keys
+from .gloss import (
+    READ_LANGS,
+    gloss_version,
+    key_sentence,
+    read_in_english,
+    read_key,
+    sentence_keys,
+)
 from .glossary import TERM, Glossary, load_number_cues
 from .meaning import CACHE, Encoder, SectionMeanings, meaning_texts, section_meanings
 from .normalise import LANGS, fold_accents, tokens, word_tokens, words
@@ -88,8 +95,6 @@ W_NUMBER = 5.0
 W_MEANING = 1.0  # × the best score × a section's similarity to the query (rules.search.meaning)
 W_SENTENCE = 0.5  # × the same × its body's closest sentence's similarity (added to it)
 MEANING_CANDIDATES = 20  # the best sections so far whose meaning is compared
-MEANING_LANG = "en"  # the language the meaning model reads
-GLOSSED_LANG = "fr"  # a question in this language is read through its English gloss
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
 
@@ -551,7 +556,7 @@ class SearchIndex:
     def meaning_question(self, plan: QueryPlan) -> str | None:
         """What the meaning model reads of the query: the query when it reads as English,
         its word-for-word English gloss when it reads as French (rules.search.gloss)."""
-        for lang in (MEANING_LANG, GLOSSED_LANG):
+        for lang in READ_LANGS:  # English first: a question that reads as both is English
             if plan.sources.get(lang, 0.0) >= 1.0:
                 return read_in_english(plan.query, lang)
         return None
@@ -590,7 +595,7 @@ class SearchIndex:
         if self.meanings is None or (found.phrase < 0 and found.sentence < 0):
             return None
         sentence = (
-            self.sentences.texts[found.sentence].partition(":")[2]
+            key_sentence(self.sentences.texts[found.sentence])
             if self.sentences is not None and found.sentence >= 0
             else None
         )
