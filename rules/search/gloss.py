@@ -134,9 +134,11 @@ def load_gloss() -> Gloss:
     )
 
 
+@lru_cache(maxsize=256)
 def read_in_english(text: str, lang: str) -> str | None:
     """What the meaning model reads of text in `lang`: English as it is, French through its
-    gloss; None for a language it cannot read (Persian)."""
+    gloss; None for a language it cannot read (Persian). Cached: a search glosses its
+    question once, then again for each result it explains."""
     if lang == TARGET:
         return text
     if lang == SOURCE:

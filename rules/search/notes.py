@@ -20,8 +20,8 @@ Django import.
 
 A note may also list `asks`: questions a player might type that the section answers, in
 English, written the same way (after reading the section only). They are not search
-words: the meaning model (rules.search.meaning) compares an English question with them,
-as with the note's phrases.
+words: the meaning model (rules.search.meaning) compares a question with them (a French
+one through its English gloss: rules.search.gloss), as with the note's phrases.
 """
 
 from __future__ import annotations

@@ -265,7 +265,7 @@ def warm_up(*, wait: bool = False) -> SearchIndex | None:
     background (returns None then). The general dictionary, and the English gloss of French
     questions made with it, are read in the background too (about 0.3 s)."""
     if not load_gloss.cache_info().currsize:
-        threading.Thread(target=load_gloss, name="rules-dictionary", daemon=True).start()
+        threading.Thread(target=load_gloss, name="rules-gloss", daemon=True).start()
     fingerprint = _fingerprint()
     if wait or fingerprint[1] <= SYNC_BUILD_SECTIONS:
         return _refresh(block=True)["index"]

@@ -31,7 +31,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--warm", action="store_true", help="encode the shipped notes' phrases now"
+            "--warm",
+            action="store_true",
+            help="encode the shipped notes' phrases and the imported books' sentences now",
         )
 
     def handle(self, *args, **options) -> None:
