@@ -41,12 +41,15 @@ def meaning_model() -> Path:
 @pytest.fixture
 def meaning_model_copy(meaning_model, tmp_path) -> Path:
     """The meaning model's files linked into a folder of the test's own: the phrase
-    vectors it encodes are cached there, not beside the installed model."""
-    from rules.search.meaning import FILES
+    vectors it encodes are cached there, not beside the installed model. The quick
+    graph is linked too (made once beside the installed model when it is missing)."""
+    from rules.search.meaning import FILES, QUICK, load_encoder
 
+    if not (meaning_model / QUICK).is_file():
+        load_encoder(str(meaning_model))
     folder = tmp_path / "meaning-model"
     folder.mkdir()
-    for name in FILES:
+    for name in (*FILES, QUICK):
         (folder / name).symlink_to(meaning_model / name)
     return folder
 

