@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from common.logs import quiet
 
 TEXT, MARKDOWN, PDF = "text", "markdown", "pdf"
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -69,7 +70,8 @@ def decode_text(data: bytes, *, name: str) -> str:
 
 def pdf_text(data: bytes, *, name: str) -> str:
     """The text layer of a PDF, pages separated by form feeds."""
-    with _quiet_pypdf():
+    # pypdf logs what it repairs; a broken file is reported by our one-line error.
+    with quiet("pypdf", level=logging.CRITICAL):
         return _pdf_pages(data, name=name)
 
 
@@ -91,15 +93,3 @@ def _pdf_pages(data: bytes, *, name: str) -> str:
     return "\n".join(
         "\f" + page.strip("\n") if k else page.strip("\n") for k, page in enumerate(pages)
     )
-
-
-@contextmanager
-def _quiet_pypdf():
-    """pypdf logs what it repairs; a broken file is reported by our one-line error."""
-    logger = logging.getLogger("pypdf")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
