@@ -54,7 +54,12 @@ def load_cases(path: str | Path) -> list[Case]:
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
-        raw = json.loads(line)
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{number}: not JSON ({exc.msg})") from exc
+        if not isinstance(raw, dict):
+            raise ValueError(f"{path}:{number}: not a JSON object")
         try:
             cases.append(
                 Case(

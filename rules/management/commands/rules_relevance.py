@@ -3,7 +3,7 @@
 Runs the relevance set (tests/rules/relevance/queries.jsonl by default) through the rules
 search on the current database and prints top-1 and top-3 per query language, query →
 book language, kind of query, form and split. With --rulebooks, first imports the books
-the set names (books.json beside the queries) from that folder.
+the set names (books.json beside the queries, else the project set's) from that folder.
 """
 
 from __future__ import annotations
@@ -39,7 +39,11 @@ class Command(BaseCommand):
         queries = Path(options["queries"])
         if not queries.is_file():
             raise CommandError(f"rules_relevance: no relevance set at {queries}", returncode=2)
-        books = json.loads((queries.parent / "books.json").read_text(encoding="utf-8"))["books"]
+        try:
+            cases = load_cases(queries)
+        except ValueError as exc:
+            raise CommandError(f"rules_relevance: {exc}", returncode=2) from exc
+        books = load_books(queries)
         if options["rulebooks"]:
             import_books(Path(options["rulebooks"]), books)
         missing = {b["slug"] for b in books} - set(Rulebook.objects.values_list("slug", flat=True))
@@ -49,7 +53,6 @@ class Command(BaseCommand):
                 "(use --rulebooks DIR)",
                 returncode=2,
             )
-        cases = load_cases(queries)
         split = SPLITS.get(options["split"] or "")
         if split:
             cases = [case for case in cases if case.split == split]
@@ -60,6 +63,21 @@ class Command(BaseCommand):
             self.stdout.write("\nnot ranked first:")
             for line in report.misses():
                 self.stdout.write(f"  {line}")
+
+
+def load_books(queries: Path) -> list[dict]:
+    """The books a set names: books.json beside its queries, else the project set's (a
+    batch of new questions kept elsewhere names the same books)."""
+    path = queries.parent / "books.json"
+    if not path.is_file():
+        path = DEFAULT_SET.parent / "books.json"
+    try:
+        books: list[dict] = json.loads(path.read_text(encoding="utf-8"))["books"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise CommandError(
+            f"rules_relevance: {path}: no list of books ({exc})", returncode=2
+        ) from exc
+    return books
 
 
 def import_books(folder: Path, books: list[dict]) -> None:
