@@ -126,7 +126,8 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 # The sentence encoder the rules search reads English questions with (a folder holding
 # config.json, vocab.txt and model.safetensors; scripts/fetch-meaning-model installs it
-# there). Empty, or a folder without the model: the search ranks on words alone.
+# there, and the int8 graph questions are encoded with is made there on first use).
+# Empty, or a folder without the model: the search ranks on words alone.
 CITADEL_MEANING_MODEL = os.environ.get(
     "CITADEL_MEANING_MODEL", str(BASE_DIR / "var" / "meaning" / "all-minilm-l6-v2")
 )

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import tempfile
 import threading
 import unicodedata
@@ -27,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -158,7 +159,8 @@ class Encoder:
             quantize(self._graph(), made)
             session = _session(str(made), threads=1)
             try:
-                _replace(made, path)
+                with made.open("rb") as source:
+                    _write_whole(path, lambda out: shutil.copyfileobj(source, out), suffix=".part")
             except OSError:
                 log.warning("%s not kept: made again at the next start", path)
             return session
@@ -177,12 +179,18 @@ def _session(model: str | bytes, *, threads: int) -> Any:
     return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
-def _replace(made: Path, path: Path) -> None:
-    """Moves a file into place whole: copied beside its target, then renamed over it."""
+def _write_whole(path: Path, write: Callable[[IO[bytes]], object], *, suffix: str) -> None:
+    """Writes a file whole: into a temporary file beside it, then renamed over it, so that
+    a reader (another process) finds the old file or the new one, never part of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".part", delete=False) as out:
-        out.write(made.read_bytes())
-    os.chmod(out.name, 0o644)
+    with tempfile.NamedTemporaryFile(dir=path.parent, suffix=suffix, delete=False) as out:
+        try:
+            write(out)
+        except BaseException:
+            out.close()
+            os.unlink(out.name)
+            raise
+    os.chmod(out.name, 0o644)  # NamedTemporaryFile's 0600 would hide it from other users
     os.replace(out.name, path)
 
 
@@ -345,12 +353,9 @@ def _read_cache(path: Path | None) -> dict[str, np.ndarray]:
 def _write_cache(path: Path | None, known: dict[str, np.ndarray]) -> None:
     if path is None:
         return
+    texts = np.array(list(known), dtype=str)
+    vectors = np.array(list(known.values()), dtype=np.float32)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as out:
-            np.savez(out, texts=np.array(list(known), dtype=str),
-                     vectors=np.array(list(known.values()), dtype=np.float32))  # fmt: skip
-        os.chmod(out.name, 0o644)  # NamedTemporaryFile's 0600 would hide it from other users
-        os.replace(out.name, path)
+        _write_whole(path, lambda out: np.savez(out, texts=texts, vectors=vectors), suffix=".npz")
     except OSError:  # a read-only install: the vectors are encoded again next time
         log.warning("phrase vectors not kept in %s", path, exc_info=True)

@@ -283,3 +283,15 @@ def test_rules_meaning_warm_encodes_imported_sentences_and_drops_stale_ones(
     assert "1 sentences of 1 imported sections ready" in out.getvalue()
     assert not stale.exists()
     assert sentence_cache(load_encoder(str(meaning_model_copy))).exists()
+
+
+def test_a_file_written_whole_leaves_nothing_when_writing_fails(tmp_path):
+    from rules.search.meaning import _write_whole
+
+    def fail(out):
+        out.write(b"half")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError):
+        _write_whole(tmp_path / "vectors.npz", fail, suffix=".npz")
+    assert list(tmp_path.iterdir()) == []
