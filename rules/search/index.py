@@ -36,9 +36,11 @@ ranking does not depend on the database.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import math
 import operator
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -520,10 +522,17 @@ class SearchIndex:
     ) -> tuple[list[Ranked], _Vectors]:
         """The best `limit` sections for the plan (within `scope`, a bool per section), and
         the vectors computed on the way (for `doc_tokens`). `meaning`: gives the query's
-        vector (`meaning_of`), asked for only when the words found something; it reorders
-        the best candidates by what they are about."""
+        vector (`meaning_of`), used when the words found something; it reorders the best
+        candidates by what they are about. It is computed in another thread while the words
+        are scored (the encoder releases the GIL): a search waits for the longer of the
+        two, not for both."""
+        pending = (
+            _encoding_pool().submit(meaning)
+            if meaning is not None and self.meanings is not None
+            else None
+        )
         scores, matched, cache = self.scores(plan, scope=scope, game_boost=game_boost)
-        vector = meaning() if meaning is not None and matched.any() else None
+        vector = pending.result() if pending is not None and matched.any() else None
         if vector is not None:
             self._add_meaning(scores, matched, vector, cache)
         candidates = np.flatnonzero(matched)
@@ -986,6 +995,15 @@ _SENTENCE_END = re.compile(r"[.:;!?؟…)»]\s*$")
 
 
 _LANG_ORDER = {lang: number for number, lang in enumerate(LANGS)}
+
+
+@functools.lru_cache(maxsize=1)
+def _encoding_pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The threads questions are encoded in while their words are scored: one per core,
+    so that searches running at once in a process do not queue for one."""
+    return concurrent.futures.ThreadPoolExecutor(
+        max_workers=os.cpu_count() or 2, thread_name_prefix="rules-meaning"
+    )
 
 
 def _mask_of(masks: Iterable[int], start: int) -> int:

@@ -6,6 +6,7 @@ without it, saying so (CI installs it)."""
 from __future__ import annotations
 
 import io
+import threading
 
 import numpy as np
 import pytest
@@ -283,6 +284,23 @@ def test_rules_meaning_warm_encodes_imported_sentences_and_drops_stale_ones(
     assert "1 sentences of 1 imported sections ready" in out.getvalue()
     assert not stale.exists()
     assert sentence_cache(load_encoder(str(meaning_model_copy))).exists()
+
+
+def test_rank_encodes_the_question_while_the_words_are_scored(encoder):
+    rows = [row(1, "Soldiers", "Models stand in a square.", phrases=("no two in one square",))]
+    index = SearchIndex(rows, TERMS, encoder=encoder)
+    plan = plan_query("two models in one square", ["en"], TERMS, index.vocabularies)
+    threads = []
+
+    def meaning():
+        threads.append(threading.current_thread().name)
+        return index.meaning_of(plan)
+
+    found, vectors = index.rank(plan, meaning=meaning)
+    assert [int(index.ids[r.position]) for r in found] == [1]
+    assert threads[0].startswith("rules-meaning")
+    closest = vectors.meaning[found[0].position]
+    assert index.meanings.texts[closest.phrase] == "no two in one square"
 
 
 def test_a_file_written_whole_leaves_nothing_when_writing_fails(tmp_path):
