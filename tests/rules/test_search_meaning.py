@@ -239,6 +239,7 @@ def test_rules_meaning_command_reports_an_installed_model(model):
     assert f"installed in {model}; it keeps 0 phrase vectors and 0 sentence vectors" in (
         out.getvalue()
     )
+    assert f"int8 graph ({QUICK})" in out.getvalue()
 
 
 @pytest.mark.django_db

@@ -1,7 +1,8 @@
 """`manage.py rules_meaning [--warm]`
 
-Says whether the rules search's meaning model (CITADEL_MEANING_MODEL) is installed and how
-many phrase vectors it keeps. With --warm, encodes the shipped notes' phrases and headings
+Says whether the rules search's meaning model (CITADEL_MEANING_MODEL) is installed, how
+many phrase and sentence vectors it keeps, and the int8 graph it encodes questions with
+(made on first load if missing). With --warm, encodes the shipped notes' phrases and headings
 once (scripts/fetch-meaning-model runs it), and the body sentences of the books already
 imported that are not encoded yet (after a change to the tables the French gloss reads,
 all of them: rules.search.gloss), so that building the search index reads them.
@@ -18,6 +19,7 @@ from django.db import DatabaseError
 from rules.search.index import body_meanings, sentence_cache
 from rules.search.meaning import (
     CACHE,
+    QUICK,
     cached_count,
     load_encoder,
     meaning_texts,
@@ -61,7 +63,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"meaning model: installed in {folder}; it keeps "
                 f"{cached_count(encoder.folder / CACHE)} phrase vectors and "
-                f"{cached_count(sentence_cache(encoder))} sentence vectors"
+                f"{cached_count(sentence_cache(encoder))} sentence vectors; questions are "
+                f"encoded by its int8 graph ({QUICK})"
             )
 
     def _warm_sentences(self, encoder) -> None:
