@@ -2,6 +2,7 @@
 rulebooks); tests that need it fail loudly in CI when it is missing, and skip elsewhere."""
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -38,19 +39,32 @@ def meaning_model() -> Path:
     return MEANING_MODEL_DIR
 
 
-@pytest.fixture
-def meaning_model_copy(meaning_model, tmp_path) -> Path:
-    """The meaning model's files linked into a folder of the test's own: the phrase
-    vectors it encodes are cached there, not beside the installed model. The quick
-    graph is linked too (made once beside the installed model when it is missing)."""
-    from rules.search.meaning import FILES, QUICK, load_encoder
+@pytest.fixture(scope="session")
+def meaning_model_session(meaning_model, tmp_path_factory) -> Path:
+    """The meaning model in a folder of the test session's own: its files linked, the
+    installed phrase vectors copied (a head start: what tests encode is kept here, never
+    beside the installed model) and the quick int8 graph made here once."""
+    from rules.search.meaning import CACHE, FILES, load_encoder
 
-    if not (meaning_model / QUICK).is_file():
-        load_encoder(str(meaning_model))
+    folder = tmp_path_factory.mktemp("meaning-model")
+    for name in FILES:
+        (folder / name).symlink_to(meaning_model / name)
+    if (meaning_model / CACHE).is_file():
+        shutil.copyfile(meaning_model / CACHE, folder / CACHE)
+    load_encoder(str(folder))
+    return folder
+
+
+@pytest.fixture
+def meaning_model_copy(meaning_model_session, tmp_path) -> Path:
+    """The meaning model's files and its quick graph linked into a folder of the test's
+    own, with no vectors cached yet: what the test encodes is cached there."""
+    from rules.search.meaning import FILES, QUICK
+
     folder = tmp_path / "meaning-model"
     folder.mkdir()
     for name in (*FILES, QUICK):
-        (folder / name).symlink_to(meaning_model / name)
+        (folder / name).symlink_to(meaning_model_session / name)
     return folder
 
 
