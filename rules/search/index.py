@@ -94,7 +94,7 @@ NOTE_MATCH = 1.0  # a unit's words found in a section's notes (rules.search.note
 W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
 # A question asking for a number ("how many", "combien"): the best passage states one.
 W_NUMBER = 5.0
-W_MEANING = 1.0  # × the best score × a section's similarity to the query (rules.search.meaning)
+W_MEANING = 1.25  # × the best score × a section's similarity to the query (rules.search.meaning)
 W_SENTENCE = 0.5  # × the same × its body's closest sentence's similarity (added to it)
 MEANING_CANDIDATES = 20  # the best sections so far whose meaning is compared
 ALL_PASSAGES = np.uint64(2**64 - 1)
