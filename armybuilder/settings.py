@@ -131,6 +131,12 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 CITADEL_MEANING_MODEL = os.environ.get(
     "CITADEL_MEANING_MODEL", str(BASE_DIR / "var" / "meaning" / "all-minilm-l6-v2")
 )
+# The multilingual encoder it also reads questions with, French and Persian as written (a
+# folder holding e5-small-q4.bin, installed by the same script). Empty, or a folder without
+# it: the English model alone.
+CITADEL_MULTILINGUAL_MODEL = os.environ.get(
+    "CITADEL_MULTILINGUAL_MODEL", str(BASE_DIR / "var" / "meaning" / "multilingual-e5-small")
+)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -4,7 +4,8 @@ asserts nothing.
 
     .venv/bin/python bench/rules_search.py [--sections 10000 50000] [--repeat 3] [--verbose]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/citadel .venv/bin/python bench/rules_search.py
-    CITADEL_MEANING_MODEL= .venv/bin/python bench/rules_search.py    # words alone
+    CITADEL_MULTILINGUAL_MODEL= .venv/bin/python bench/rules_search.py   # the English model alone
+    CITADEL_MEANING_MODEL= CITADEL_MULTILINGUAL_MODEL= .venv/bin/python bench/rules_search.py
 
 Needs ../shared/rulebooks (or CITADEL_SHARED_DIR). The five real rulebooks are imported
 (`manage.py import_rulebook`, as in tests/rules/test_search_relevance.py), then copied with
@@ -102,7 +103,7 @@ def grow_corpus(originals: list, target: int, made: int) -> tuple[int, int, floa
     # how many are encoded; the copies' headings and notes are the originals', encoded.
     from django.test import override_settings
 
-    with override_settings(CITADEL_MEANING_MODEL=""):
+    with override_settings(CITADEL_MEANING_MODEL="", CITADEL_MULTILINGUAL_MODEL=""):
         for book in new_books:
             index_book(book)
     return Section.objects.count(), copies, write_seconds, time.perf_counter() - started
@@ -178,7 +179,7 @@ def run_backend(args) -> None:
 
     from rules.search import search_sections
     from rules.search.backends import get_backend
-    from rules.search.vocabulary import current_index, meaning_encoder, warm_up
+    from rules.search.vocabulary import current_index, meaning_models, warm_up
 
     scratch_pg = connection.vendor == "postgresql"
     if scratch_pg:
@@ -190,11 +191,12 @@ def run_backend(args) -> None:
     try:
         backend = get_backend()
         print(f"\n== backend: {connection.vendor} ({type(backend).__name__})")
-        encoder = meaning_encoder()
+        models = meaning_models()
         print(
-            f"meaning model: on, English questions ({encoder.folder})"
-            if encoder
-            else "meaning model: off, words alone (CITADEL_MEANING_MODEL)"
+            f"meaning models: {', '.join(models.names)}"
+            if models
+            else "meaning models: off, words alone (CITADEL_MEANING_MODEL, "
+            "CITADEL_MULTILINGUAL_MODEL)"
         )
         originals = import_books()
         query_list = queries()

@@ -154,25 +154,37 @@ EXPLAIN_FIELDS = {
                 help_text="The heading, note phrase or note question closest in meaning to "
                 "the query (null: the section has none).",
             ),
-            "similarity": serializers.FloatField(help_text="Its cosine similarity, -1 to 1."),
+            "similarity": serializers.FloatField(
+                help_text="Its similarity: the models' weighted mean of their cosine "
+                "similarities, each above the level of unrelated texts (about 0 for the "
+                "English model, 0.75 for the multilingual one); 1 for the same text."
+            ),
             "sentence": serializers.CharField(
                 allow_null=True,
                 help_text="The sentence of the section's body closest in meaning to the "
                 "query, as the book writes it (null: none was encoded).",
             ),
             "sentence_similarity": serializers.FloatField(
-                help_text="Its cosine similarity (as the model read it: French in its "
-                "English gloss)."
+                help_text="Its similarity, as above (the English model reads a French "
+                "sentence in its English gloss, the multilingual one as written)."
             ),
             "question": serializers.CharField(
-                help_text="What the model read of the query: the query itself when it reads "
-                "as English, its word-for-word English gloss when it reads as French."
+                help_text="What the models read of the query: the English model's reading "
+                "when it read it (the query, or its word-for-word English gloss when it "
+                "reads as French), else the query itself."
+            ),
+            "read_by": serializers.DictField(
+                child=serializers.CharField(allow_null=True),
+                help_text="Each installed meaning model (all-MiniLM-L6-v2, "
+                "multilingual-e5-small) and what it read of the query (null: a language it "
+                "does not read, such as Persian for the English model).",
             ),
         },
         allow_null=True,
-        help_text="For an English or French query, when the meaning model is installed: the "
-        "section's phrase and body sentence closest to the query (their boost is in "
-        "boosts.meaning); null otherwise.",
+        help_text="For a query in a language a meaning model reads (English and French; "
+        "Persian too with the multilingual model), when one is installed: the section's "
+        "phrase and body sentence closest to the query (their boost is in boosts.meaning); "
+        "null otherwise.",
     ),
     "passage_line": serializers.IntegerField(
         allow_null=True,

@@ -16,6 +16,10 @@ SNAPSHOT = REPO_DIR / "cards" / "data" / "tmg-cards-snapshot.json"
 MEANING_MODEL_DIR = Path(
     os.environ.get("CITADEL_MEANING_MODEL") or REPO_DIR / "var" / "meaning" / "all-minilm-l6-v2"
 )
+MULTILINGUAL_MODEL_DIR = Path(
+    os.environ.get("CITADEL_MULTILINGUAL_MODEL")
+    or REPO_DIR / "var" / "meaning" / "multilingual-e5-small"
+)
 
 
 def require(path: Path, why: str = "tests that read ../shared need it beside the checkout") -> Path:
@@ -39,19 +43,28 @@ def meaning_model() -> Path:
     return MEANING_MODEL_DIR
 
 
+def _model_folder(folder: Path, installed: Path, names, *, phrases: bool = False) -> Path:
+    """`folder` made, with the model files `names` of `installed` linked into it, and (with
+    `phrases`) its installed phrase vectors copied: what a test encodes is kept there,
+    never beside the installed model."""
+    from rules.search.meaning import CACHE
+
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        (folder / name).symlink_to(installed / name)
+    if phrases and (installed / CACHE).is_file():
+        shutil.copyfile(installed / CACHE, folder / CACHE)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def meaning_model_session(meaning_model, tmp_path_factory) -> Path:
     """The meaning model in a folder of the test session's own: its files linked, the
-    installed phrase vectors copied (a head start: what tests encode is kept here, never
-    beside the installed model) and the quick int8 graph made here once."""
-    from rules.search.meaning import CACHE, FILES, load_encoder
+    installed phrase vectors copied (a head start) and the quick int8 graph made here once."""
+    from rules.search.meaning import FILES, load_encoder
 
     folder = tmp_path_factory.mktemp("meaning-model")
-    for name in FILES:
-        (folder / name).symlink_to(meaning_model / name)
-    if (meaning_model / CACHE).is_file():
-        shutil.copyfile(meaning_model / CACHE, folder / CACHE)
-    load_encoder(str(folder))
+    load_encoder(str(_model_folder(folder, meaning_model, FILES, phrases=True)))
     return folder
 
 
@@ -61,11 +74,37 @@ def meaning_model_copy(meaning_model_session, tmp_path) -> Path:
     own, with no vectors cached yet: what the test encodes is cached there."""
     from rules.search.meaning import FILES, QUICK
 
-    folder = tmp_path / "meaning-model"
-    folder.mkdir()
-    for name in (*FILES, QUICK):
-        (folder / name).symlink_to(meaning_model_session / name)
+    return _model_folder(tmp_path / "meaning-model", meaning_model_session, (*FILES, QUICK))
+
+
+@pytest.fixture(scope="session")
+def multilingual_model() -> Path:
+    """The multilingual model's folder; tests that need it fail in CI without it, else skip."""
+    from rules.search.multilingual import FILE
+
+    require(MULTILINGUAL_MODEL_DIR / FILE, "run scripts/fetch-meaning-model")
+    return MULTILINGUAL_MODEL_DIR
+
+
+@pytest.fixture(scope="session")
+def multilingual_model_session(multilingual_model, tmp_path_factory) -> Path:
+    """The multilingual model in a folder of the test session's own, as
+    `meaning_model_session` makes the English one's."""
+    from rules.search.multilingual import FILE, load_multilingual
+
+    folder = tmp_path_factory.mktemp("multilingual-model")
+    load_multilingual(str(_model_folder(folder, multilingual_model, (FILE,), phrases=True)))
     return folder
+
+
+@pytest.fixture
+def multilingual_model_copy(multilingual_model_session, tmp_path) -> Path:
+    """The multilingual model's file and its quick graph linked into a folder of the test's
+    own, with no vectors cached yet."""
+    from rules.search.multilingual import FILE, MultilingualEncoder
+
+    names = (FILE, MultilingualEncoder.quick_file)
+    return _model_folder(tmp_path / "multilingual-model", multilingual_model_session, names)
 
 
 @pytest.fixture(scope="session")

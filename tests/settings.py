@@ -16,3 +16,4 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # seconds): the tests that need it turn it on (tests/rules/test_search_meaning.py, the
 # relevance set) and skip, saying so, when it is not installed.
 CITADEL_MEANING_MODEL = ""
+CITADEL_MULTILINGUAL_MODEL = ""

@@ -27,6 +27,7 @@ from common.logs import quiet
 
 OPSET = 17  # LayerNormalization is an operator from 17 on
 INPUTS = ("input_ids", "positions", "blocked")
+WORD_INPUTS = ("word_vectors", "positions", "blocked")  # a graph whose caller looks the words up
 OUTPUT = "hidden"
 
 
@@ -59,9 +60,14 @@ class _Graph:
         return names
 
 
-def bert_graph(config: Mapping[str, Any], weights: Mapping[str, np.ndarray]) -> Any:
+def bert_graph(
+    config: Mapping[str, Any], weights: Mapping[str, np.ndarray], *, words_outside: bool = False
+) -> Any:
     """The float32 graph of a BERT encoder (`weights` as named in its safetensors file,
-    without the "bert." prefix; `config` its config.json)."""
+    without the "bert." prefix; `config` its config.json). With `words_outside`, the graph
+    takes the words' vectors (batch × length × width, WORD_INPUTS) instead of their ids:
+    for a vocabulary too large to hold as floats (a multilingual model's 250,000 pieces,
+    kept as 4-bit blocks and looked up by the caller)."""
     from onnx import TensorProto, helper
 
     heads = int(config["num_attention_heads"])
@@ -100,11 +106,12 @@ def bert_graph(config: Mapping[str, Any], weights: Mapping[str, np.ndarray]) -> 
         (weights["embeddings.position_embeddings.weight"]
          + weights["embeddings.token_type_embeddings.weight"][0]).astype(np.float32),
     )  # fmt: skip
-    x = g.op(
-        "Add",
-        g.op("Gather", w("embeddings.word_embeddings.weight"), "input_ids"),
-        g.op("Gather", positions, "positions"),
+    words = (
+        WORD_INPUTS[0]
+        if words_outside
+        else g.op("Gather", w("embeddings.word_embeddings.weight"), "input_ids")
     )
+    x = g.op("Add", words, g.op("Gather", positions, "positions"))
     x = norm(x, "embeddings.LayerNorm")
     for n in range(layers):
         layer = f"encoder.layer.{n}."
@@ -129,7 +136,15 @@ def bert_graph(config: Mapping[str, Any], weights: Mapping[str, np.ndarray]) -> 
         g.nodes,
         "sentence-encoder",
         [
-            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "length"]),
+            (
+                helper.make_tensor_value_info(
+                    WORD_INPUTS[0], TensorProto.FLOAT, ["batch", "length", width]
+                )
+                if words_outside
+                else helper.make_tensor_value_info(
+                    "input_ids", TensorProto.INT64, ["batch", "length"]
+                )
+            ),
             helper.make_tensor_value_info("positions", TensorProto.INT64, ["length"]),
             helper.make_tensor_value_info("blocked", TensorProto.FLOAT, ["batch", 1, 1, "length"]),
         ],

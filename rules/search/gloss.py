@@ -1,7 +1,9 @@
 """An English gloss of French text, word by word, for the meaning model: of a question, and
 of the sentences of a section's body.
 
-The meaning model (rules.search.meaning) reads English only. A French question ("peut on
+The English meaning model (rules.search.meaning) reads English only (the multilingual one,
+rules.search.multilingual, reads French and Persian as written: `model_reading` says
+which model reads what). A French question ("peut on
 mesurer avant de charger") is read by it through a rough word-for-word English gloss ("can
 I measure before of charge"): good enough for a sentence encoder, which weighs the
 content words, and never shown as a translation.
@@ -16,8 +18,8 @@ type "egalite" for "égalité".
 
 A section's body is read by the model sentence by sentence (`sentence_keys`): its first
 MAX_SENTENCES sentences of at least MIN_WORDS words, each kept under a key that names its
-language ("fr:Une figurine par case."), read in English by `read_key` (the gloss of a
-French sentence, an English one as it is; the model reads no Persian).
+language ("fr:Une figurine par case."), read by each model as `model_reading` says (the
+English model: the gloss of a French sentence, an English one as it is, no Persian).
 
 Pure functions over the shipped tables, no Django import.
 """
@@ -30,6 +32,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .glossary import (
     DICTIONARY,
@@ -146,10 +149,21 @@ def read_in_english(text: str, lang: str) -> str | None:
     return None
 
 
-def sentence_keys(body: str, lang: str) -> tuple[str, ...]:
-    """The sentences of a section's body the model reads, as keys naming their language
-    ("fr:…"); none in a language it does not read."""
-    if lang not in READ_LANGS or not body:
+def model_reading(model: Any, text: str, lang: str) -> str | None:
+    """What a meaning model reads of `text` in `lang` (`model.languages`: those it reads as
+    written): the text itself, else its English gloss when the model reads English (French),
+    else nothing (None)."""
+    if lang in model.languages:
+        return text
+    if TARGET in model.languages:
+        return read_in_english(text, lang)
+    return None
+
+
+def sentence_keys(body: str, lang: str, langs: Iterable[str] = READ_LANGS) -> tuple[str, ...]:
+    """The sentences of a section's body the models read, as keys naming their language
+    ("fr:…"); none in a language they do not read (`langs`)."""
+    if lang not in langs or not body:
         return ()
     found: list[str] = []
     for sentence in _SENTENCE_END.split(" ".join(body.split())):
@@ -158,12 +172,6 @@ def sentence_keys(body: str, lang: str) -> tuple[str, ...]:
             if len(found) == MAX_SENTENCES:
                 break
     return tuple(found)
-
-
-def read_key(key: str) -> str:
-    """What the model reads of a sentence key (`sentence_keys`)."""
-    lang, _, sentence = key.partition(":")
-    return read_in_english(sentence, lang) or ""
 
 
 def key_sentence(key: str) -> str:

@@ -51,16 +51,17 @@ from typing import NamedTuple
 import numpy as np
 
 from .concepts import HEADING_KINDS, entry_terms, heading_terms
-from .gloss import (
-    READ_LANGS,
-    gloss_version,
-    key_sentence,
-    read_in_english,
-    read_key,
-    sentence_keys,
-)
+from .gloss import gloss_version, key_sentence, sentence_keys
 from .glossary import TERM, Glossary, load_number_cues
-from .meaning import CACHE, Encoder, SectionMeanings, meaning_texts, section_meanings
+from .meaning import (
+    CACHE,
+    MeaningModels,
+    Question,
+    SectionMeanings,
+    SentenceEncoder,
+    Submit,
+    meaning_texts,
+)
 from .normalise import LANGS, fold_accents, tokens, word_tokens, words
 from .notes import NOTE_PREFIX
 from .query import LangQuery, Phrase, QueryPlan, Unit, Vocabulary
@@ -94,8 +95,17 @@ NOTE_MATCH = 1.0  # a unit's words found in a section's notes (rules.search.note
 W_PASSAGE = 4.0  # weighted share of the query found within one paragraph (and heading)
 # A question asking for a number ("how many", "combien"): the best passage states one.
 W_NUMBER = 5.0
-W_MEANING = 1.25  # × the best score × a section's similarity to the query (rules.search.meaning)
+# Each meaning model's weight, × the best score × its similarity of the query to a section
+# (rules.search.meaning), by the models installed. Alone, the English model weighs 1.25 as
+# it has since round 10; with the multilingual one, the pair was tuned in round 11 on the
+# tuning split (docs/search.md, section 7b).
+MEANING_WEIGHTS = {
+    ("all-MiniLM-L6-v2",): (1.25,),
+    ("all-MiniLM-L6-v2", "multilingual-e5-small"): (0.875, 1.625),
+    ("multilingual-e5-small",): (2.0,),
+}
 W_SENTENCE = 0.5  # × the same × its body's closest sentence's similarity (added to it)
+READING_ORDER = ("en", "fr", "fa")  # a query that reads as several is read as the first
 MEANING_CANDIDATES = 20  # the best sections so far whose meaning is compared
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
@@ -169,7 +179,7 @@ class SearchIndex:
         fingerprint: object = None,
         uniform_idf: bool = False,
         surface_words: bool = True,
-        encoder: Encoder | None = None,
+        models: MeaningModels | None = None,
     ) -> None:
         self.fingerprint = fingerprint
         # Section id -> the columns a result shows (filled by whoever builds the index from
@@ -294,20 +304,20 @@ class SearchIndex:
         }
         # What each section is about, as vectors (rules.search.meaning): its heading and
         # its notes' phrases. None without a model: the ranking is on words alone.
+        self.models = models
         self.meanings = (
-            section_meanings(
-                encoder,
+            models.meanings(
                 [meaning_texts(row.heading, row.phrases) for row in rows],
-                cache=encoder.folder / CACHE,
+                cache=lambda encoder: encoder.folder / CACHE,
             )
-            if encoder is not None
+            if models is not None
             else None
         )
         # And what its body says, sentence by sentence: only sentences encoded when their
         # book was imported (`body_meanings` through index_book): a build never waits for them.
         self.sentences = (
-            body_meanings(encoder, [(row.body, row.lang) for row in rows], encode_missing=False)
-            if encoder is not None
+            body_meanings(models, [(row.body, row.lang) for row in rows], encode_missing=False)
+            if models is not None
             else None
         )
 
@@ -518,7 +528,7 @@ class SearchIndex:
         scope: np.ndarray | None = None,
         limit: int = 20,
         game_boost: bool = True,
-        meaning: Callable[[], np.ndarray | None] | None = None,
+        meaning: Callable[[Submit], Callable[[], Question | None]] | None = None,
     ) -> tuple[list[Ranked], _Vectors]:
         """The best `limit` sections for the plan (within `scope`, a bool per section), and
         the vectors computed on the way (for `doc_tokens`). `meaning`: gives the query's
@@ -527,14 +537,14 @@ class SearchIndex:
         are scored (the encoder releases the GIL): a search waits for the longer of the
         two, not for both."""
         pending = (
-            _encoding_pool().submit(meaning)
+            meaning(_encoding_pool().submit)
             if meaning is not None and self.meanings is not None
             else None
         )
         scores, matched, cache = self.scores(plan, scope=scope, game_boost=game_boost)
-        vector = pending.result() if pending is not None and matched.any() else None
-        if vector is not None:
-            self._add_meaning(scores, matched, vector, cache)
+        question = pending() if pending is not None and matched.any() else None
+        if question is not None:
+            self._add_meaning(scores, matched, question, cache)
         candidates = np.flatnonzero(matched)
         if candidates.size == 0:
             return [], cache
@@ -553,30 +563,38 @@ class SearchIndex:
         order = [key[3] for key in sorted(keys)]
         return self._fold_translations(order, scores, matched, cache.preference, limit), cache
 
-    def meaning_of(self, plan: QueryPlan) -> np.ndarray | None:
-        """The query's vector (a few milliseconds), or None: when the index knows no
-        meanings, or the query reads neither as English (the model's language) nor as
-        French (read through its English gloss): words alone rank then."""
-        question = self.meaning_question(plan)
-        if self.meanings is None or question is None:
-            return None
-        return self.meanings.encoder.encode_question(question)
+    def meaning_of(
+        self, plan: QueryPlan, submit: Submit | None = None
+    ) -> Callable[[], Question | None]:
+        """Starts reading the query with the meaning models (a few milliseconds a model,
+        each by `submit`: in other threads; now without it) and gives what waits for it: the
+        query as they read it, or None when the index knows no meanings, or no model reads
+        the query's language (the English model alone reads English, and French through its
+        English gloss; the multilingual one French and Persian too): words alone rank then."""
+        lang = self.meaning_language(plan)
+        if self.models is None or self.meanings is None or lang is None:
+            return lambda: None
+        if submit is None:
+            return functools.partial(self.models.question, plan.query, lang)
+        return self.models.start_question(plan.query, lang, submit)
 
-    def meaning_question(self, plan: QueryPlan) -> str | None:
-        """What the meaning model reads of the query: the query when it reads as English,
-        its word-for-word English gloss when it reads as French (rules.search.gloss)."""
-        for lang in READ_LANGS:  # English first: a question that reads as both is English
-            if plan.sources.get(lang, 0.0) >= 1.0:
-                return read_in_english(plan.query, lang)
+    def meaning_language(self, plan: QueryPlan) -> str | None:
+        """The language the models read the query in: the first it reads as that they read."""
+        if self.models is None:
+            return None
+        for lang in READING_ORDER:
+            if plan.sources.get(lang, 0.0) >= 1.0 and self.models.reads(lang):
+                return lang
         return None
 
     def _add_meaning(
-        self, score: np.ndarray, matched: np.ndarray, query: np.ndarray, cache: _Vectors
+        self, score: np.ndarray, matched: np.ndarray, question: Question, cache: _Vectors
     ) -> None:
-        """Add W_MEANING × the best score × the similarity of the query to each of the best
-        MEANING_CANDIDATES sections' closest phrase, plus W_SENTENCE × its body's closest
-        sentence: among the sections the words found, the one whose heading, notes or
-        sentences say what the question asks comes first."""
+        """Add the models' weight × the best score × the similarity of the query to each of
+        the best MEANING_CANDIDATES sections' closest phrase, plus W_SENTENCE × its body's
+        closest sentence: among the sections the words found, the one whose heading, notes
+        or sentences say what the question asks comes first. A similarity is the models'
+        weighted mean (MEANING_WEIGHTS), each above its floor."""
         if self.meanings is None:
             return
         candidates = np.flatnonzero(matched)
@@ -587,15 +605,18 @@ class SearchIndex:
         if best <= 0.0:
             return
         positions = candidates.tolist()
+        query, weight = question.vector, question.weight
         sentences = (
             self.sentences.best(query, positions)
             if self.sentences is not None
             else [(0.0, -1)] * len(positions)
         )
-        for position, (similarity, phrase), (said, sentence) in zip(
+        for position, (dot, phrase), (said_dot, sentence) in zip(
             positions, self.meanings.best(query, positions), sentences, strict=True
         ):
-            boost = W_MEANING * best * (max(similarity, 0.0) + W_SENTENCE * max(said, 0.0))
+            similarity = (dot - question.offset) / weight if phrase >= 0 else 0.0
+            said = (said_dot - question.offset) / weight if sentence >= 0 else 0.0
+            boost = weight * best * (max(similarity, 0.0) + W_SENTENCE * max(said, 0.0))
             score[position] += boost
             cache.meaning[position] = Meaning(boost, similarity, phrase, said, sentence)
 
@@ -613,8 +634,21 @@ class SearchIndex:
             "similarity": round(found.similarity, 3),
             "sentence": sentence,
             "sentence_similarity": round(found.said, 3),
-            "question": self.meaning_question(plan),
+            **self._explain_question(plan),
         }
+
+    def _explain_question(self, plan: QueryPlan) -> dict:
+        """What each model read of the question: its English gloss, the question as written,
+        or nothing (a model that cannot read its language)."""
+        lang = self.meaning_language(plan)
+        if self.models is None or lang is None:
+            return {"question": None, "read_by": {}}
+        readings = {
+            encoder.name: self.models.read(encoder, plan.query, lang)
+            for encoder in self.models.encoders
+        }
+        shown = next((reading for reading in readings.values() if reading), None)
+        return {"question": shown, "read_by": readings}
 
     def _fold_translations(self, order, scores, matched, preference, limit) -> list[Ranked]:
         """One result per rule: where a rule matches in several languages of one edition
@@ -1133,21 +1167,23 @@ def _surfaces(chunks: Iterable[str], lang: str, terms: Glossary) -> dict[str, st
     return found
 
 
-def sentence_cache(encoder: Encoder) -> Path:
-    """Where the vectors of body sentences are kept: beside the model, per gloss version."""
-    return encoder.folder / f"sentences-{gloss_version()}.npz"
+def sentence_cache(encoder: SentenceEncoder) -> Path:
+    """Where the vectors of body sentences are kept: beside the model, per version of the
+    tables the gloss reads when the model reads French through it (rules.search.gloss)."""
+    version = "as-written" if "fr" in encoder.languages else gloss_version()
+    return encoder.folder / f"sentences-{version}.npz"
 
 
 def body_meanings(
-    encoder: Encoder, bodies: Sequence[tuple[str, str]], *, encode_missing: bool
+    models: MeaningModels, bodies: Sequence[tuple[str, str]], *, encode_missing: bool
 ) -> SectionMeanings:
     """The vectors of the sentences of each section's body ((body, language) per section
-    position), as the model reads them (rules.search.gloss): kept in `sentence_cache`;
+    position), as each model reads them (rules.search.gloss): kept in its `sentence_cache`;
     encoded now when they are missing and `encode_missing` (a few milliseconds each)."""
-    return section_meanings(
-        encoder,
-        [sentence_keys(body, lang) for body, lang in bodies],
-        cache=sentence_cache(encoder),
-        read=read_key,
+    langs = [lang for lang in READING_ORDER if models.reads(lang)]
+    return models.meanings(
+        [sentence_keys(body, lang, langs) for body, lang in bodies],
+        cache=sentence_cache,
+        keyed=True,
         encode_missing=encode_missing,
     )

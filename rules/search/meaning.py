@@ -1,5 +1,7 @@
-"""What a question means, compared with what a section is about: a small sentence encoder
-(all-MiniLM-L6-v2, English, 384 dimensions) run by ONNX Runtime.
+"""What a question means, compared with what a section is about: small sentence encoders
+run by ONNX Runtime. `Encoder` is all-MiniLM-L6-v2 (English, 384 dimensions);
+rules.search.multilingual adds multilingual-e5-small, and `MeaningModels` reads with both,
+their similarities weighted (docs/search.md, sections 7b and 7c).
 
     encoder = load_encoder(folder)          # None when the model is not installed
     vectors = encoder.encode(["can I measure before a charge", "pre-measuring"])
@@ -24,7 +26,8 @@ import shutil
 import tempfile
 import threading
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -43,27 +46,128 @@ QUICK = "questions-v1.int8.onnx"  # in the model's folder: the quick run's graph
 log = logging.getLogger(__name__)
 
 
-class Encoder:
-    """A BERT sentence encoder: text -> unit vector, run by ONNX Runtime.
+class SentenceEncoder:
+    """A transformer sentence encoder: text -> unit vector (the mean of its token vectors),
+    run by ONNX Runtime. Two runs of the same graph (encoder_graph.py): the exact one,
+    float32, for what is stored (phrases, sentences: batches, a few times per install),
+    made when first needed; and a quick one, int8, for the questions, one at a time on one
+    thread. A subclass reads its model's files: its tokens (`token_ids`), what the graph
+    takes of them (`_inputs`) and its weights (`_graph`)."""
 
-    Two runs of the same graph (encoder_graph.py): the exact one, float32, for what is
-    stored (phrases, sentences: batches, a few times per install), made when first needed;
-    and a quick one, int8, for the questions, one at a time on one thread."""
+    name = ""  # the model, as `rules_meaning` and `explain` name it
+    languages: tuple[str, ...] = ("en",)  # what it reads as written (others: a gloss, or not)
+    floor = 0.0  # the similarity of unrelated texts, below which it means nothing
+    prefixes = {"question": "", "phrase": "", "passage": ""}  # how it is told what it reads
+    inputs = INPUTS  # the graph's inputs
+    quick_file = QUICK  # the quick graph, kept in the model's folder (its name: its form)
 
-    def __init__(self, folder: Path) -> None:
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-        self.config = config
-        self.dimensions = int(config["hidden_size"])
+    def __init__(self, folder: Path, dimensions: int) -> None:
         self.folder = folder
-        words = (folder / "vocab.txt").read_text(encoding="utf-8").splitlines()
-        self.vocab = {word: number for number, word in enumerate(words)}
-        self.unknown = self.vocab["[UNK]"]
-        self.first, self.last = self.vocab["[CLS]"], self.vocab["[SEP]"]
+        self.dimensions = dimensions
         self._exact: Any = None
         self._lock = threading.Lock()
         self._quick = self._quick_session()
 
-    # -- tokens ---------------------------------------------------------------------------
+    def token_ids(self, text: str) -> list[int]:
+        raise NotImplementedError
+
+    def _inputs(self, tokens: np.ndarray) -> np.ndarray:
+        """What the graph takes of the tokens (batch × length ids): the ids themselves."""
+        return tokens
+
+    def _graph(self) -> Any:
+        raise NotImplementedError
+
+    # -- vectors --------------------------------------------------------------------------
+
+    def encode_question(self, text: str) -> np.ndarray:
+        """One question's vector, by the quick (int8) run on one thread: for a few rows,
+        more threads cost more than they give, and on a busy machine (other requests,
+        other workers) they wait for each other."""
+        return self.encode_tokens(self.question_tokens(text))
+
+    def question_tokens(self, text: str) -> list[int]:
+        """The question's tokens, as `encode_tokens` takes them."""
+        return self.token_ids(self.prefixes["question"] + text)
+
+    def encode_tokens(self, ids: list[int]) -> np.ndarray:
+        """The quick run of one question's tokens (`question_tokens`): apart, so that a
+        search makes them in its own thread and another thread only runs the graph."""
+        vector: np.ndarray = self._vectors(self._quick, [ids])[0]
+        return vector
+
+    def encode(self, texts: list[str], *, passages: bool = False, batch: int = 64) -> np.ndarray:
+        """Exact unit vectors (len(texts) × dimensions, float32) of phrases (what a section
+        is about) or `passages` (a book's sentences), texts of like length batched."""
+        session = self._exact_session()
+        prefix = self.prefixes["passage" if passages else "phrase"]
+        ids = [self.token_ids(prefix + text) for text in texts]
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+        for start in range(0, len(order), batch):
+            chosen = order[start : start + batch]
+            out[chosen] = self._vectors(session, [ids[i] for i in chosen])
+        return out
+
+    def _vectors(self, session: Any, ids: list[list[int]]) -> np.ndarray:
+        """The mean of each text's token vectors (padding left out), at unit length."""
+        length = max(len(row) for row in ids)
+        tokens = np.zeros((len(ids), length), dtype=np.int64)
+        mask = np.zeros((len(ids), length), dtype=np.float32)
+        for row, row_ids in enumerate(ids):
+            tokens[row, : len(row_ids)] = row_ids
+            mask[row, : len(row_ids)] = 1.0
+        blocked = ((1.0 - mask) * np.float32(-1e4))[:, None, None, :]
+        positions = np.arange(length, dtype=np.int64)
+        feed = dict(zip(self.inputs, (self._inputs(tokens), positions, blocked), strict=True))
+        hidden: np.ndarray = session.run([OUTPUT], feed)[0]
+        pooled = (hidden * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+        unit: np.ndarray = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return unit
+
+    # -- runs -----------------------------------------------------------------------------
+
+    def _exact_session(self) -> Any:
+        with self._lock:
+            if self._exact is None:
+                self._exact = _session(self._graph().SerializeToString(), threads=0)
+            return self._exact
+
+    def _quick_session(self) -> Any:
+        """The int8 graph, kept in the model's folder (`quick_file`) once made (a second or
+        a few); made in a temporary folder when the model's is read-only."""
+        path = self.folder / self.quick_file
+        if path.is_file():
+            try:
+                return _session(str(path), threads=1)
+            except Exception:  # damaged: made again
+                log.warning("%s unreadable: made again", path)
+        with tempfile.TemporaryDirectory() as scratch:
+            made = Path(scratch) / self.quick_file
+            quantize(self._graph(), made)
+            session = _session(str(made), threads=1)
+            try:
+                with made.open("rb") as source:
+                    _write_whole(path, lambda out: shutil.copyfileobj(source, out), suffix=".part")
+            except OSError:
+                log.warning("%s not kept: made again at the next start", path)
+            return session
+
+
+class Encoder(SentenceEncoder):
+    """all-MiniLM-L6-v2 (English; uncased BERT: WordPiece tokens, six layers), from its
+    config.json, vocab.txt and model.safetensors."""
+
+    name = "all-MiniLM-L6-v2"
+
+    def __init__(self, folder: Path) -> None:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        self.config = config
+        words = (folder / "vocab.txt").read_text(encoding="utf-8").splitlines()
+        self.vocab = {word: number for number, word in enumerate(words)}
+        self.unknown = self.vocab["[UNK]"]
+        self.first, self.last = self.vocab["[CLS]"], self.vocab["[SEP]"]
+        super().__init__(folder, int(config["hidden_size"]))
 
     def token_ids(self, text: str) -> list[int]:
         """[CLS] word pieces [SEP], as the model's own (uncased BERT) tokenizer makes them."""
@@ -94,76 +198,12 @@ class Encoder:
             start = end
         return pieces
 
-    # -- vectors --------------------------------------------------------------------------
-
-    def encode_question(self, text: str) -> np.ndarray:
-        """One question's vector, by the quick (int8) run on one thread: for a few rows,
-        more threads cost more than they give, and on a busy machine (other requests,
-        other workers) they wait for each other."""
-        vector: np.ndarray = self._vectors(self._quick, [self.token_ids(text)])[0]
-        return vector
-
-    def encode(self, texts: list[str], *, batch: int = 64) -> np.ndarray:
-        """Exact unit vectors (len(texts) × 384, float32), texts of like length batched."""
-        session = self._exact_session()
-        ids = [self.token_ids(text) for text in texts]
-        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), batch):
-            chosen = order[start : start + batch]
-            out[chosen] = self._vectors(session, [ids[i] for i in chosen])
-        return out
-
-    def _vectors(self, session: Any, ids: list[list[int]]) -> np.ndarray:
-        """The mean of each text's token vectors (padding left out), at unit length."""
-        length = max(len(row) for row in ids)
-        tokens = np.zeros((len(ids), length), dtype=np.int64)
-        mask = np.zeros((len(ids), length), dtype=np.float32)
-        for row, row_ids in enumerate(ids):
-            tokens[row, : len(row_ids)] = row_ids
-            mask[row, : len(row_ids)] = 1.0
-        blocked = ((1.0 - mask) * np.float32(-1e4))[:, None, None, :]
-        positions = np.arange(length, dtype=np.int64)
-        feed = dict(zip(INPUTS, (tokens, positions, blocked), strict=True))
-        hidden: np.ndarray = session.run([OUTPUT], feed)[0]
-        pooled = (hidden * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-        unit: np.ndarray = pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return unit
-
-    # -- runs -----------------------------------------------------------------------------
-
     def _graph(self) -> Any:
         from safetensors.numpy import load_file
 
         raw = load_file(str(self.folder / "model.safetensors"))
         weights = {name.removeprefix("bert."): value for name, value in raw.items()}
         return bert_graph(self.config, weights)
-
-    def _exact_session(self) -> Any:
-        with self._lock:
-            if self._exact is None:
-                self._exact = _session(self._graph().SerializeToString(), threads=0)
-            return self._exact
-
-    def _quick_session(self) -> Any:
-        """The int8 graph, kept in the model's folder (QUICK) once made (a second or two);
-        made in a temporary folder when the model's is read-only."""
-        path = self.folder / QUICK
-        if path.is_file():
-            try:
-                return _session(str(path), threads=1)
-            except Exception:  # damaged: made again
-                log.warning("%s unreadable: made again", path)
-        with tempfile.TemporaryDirectory() as scratch:
-            made = Path(scratch) / QUICK
-            quantize(self._graph(), made)
-            session = _session(str(made), threads=1)
-            try:
-                with made.open("rb") as source:
-                    _write_whole(path, lambda out: shutil.copyfileobj(source, out), suffix=".part")
-            except OSError:
-                log.warning("%s not kept: made again at the next start", path)
-            return session
 
 
 def _session(model: str | bytes, *, threads: int) -> Any:
@@ -264,11 +304,11 @@ def load_encoder(folder: str | None) -> Encoder | None:
 class SectionMeanings:
     """The texts that say what each section is about (its heading and notes, or its body's
     sentences), as vectors: a section's meaning for a question is its best text's
-    similarity."""
+    similarity. With several models, a text's vector is theirs side by side (a model that
+    cannot read the text gives zeros there)."""
 
-    encoder: Encoder  # what encoded them, and encodes the questions compared with them
     texts: tuple[str, ...]  # each phrase once
-    vectors: np.ndarray  # (len(texts), dim): unit vectors
+    vectors: np.ndarray  # (len(texts), dim)
     starts: np.ndarray  # section position -> first of its phrases in `members` (n + 1)
     members: np.ndarray  # phrase numbers, section after section
 
@@ -301,37 +341,180 @@ def meaning_texts(heading: str, phrases: Sequence[str]) -> tuple[str, ...]:
 
 
 def section_meanings(
-    encoder: Encoder,
+    encoder: SentenceEncoder,
     phrases: Sequence[Sequence[str]],
     *,
     cache: Path | None = None,
-    read: Callable[[str], str] | None = None,
+    read: Callable[[str], str | None] | None = None,
+    passages: bool = False,
     encode_missing: bool = True,
 ) -> SectionMeanings:
-    """The vectors of every section's phrases (a list of texts per section position).
+    """The vectors of every section's phrases (a list of texts per section position), by
+    one model.
 
     Encoding takes a few milliseconds per phrase: the vectors are kept in `cache` (an .npz
     file, written whole and replaced) and only phrases it lacks are encoded; none with
     `encode_missing` false (they are left out). `read`: what the model reads of a text
-    (the text itself by default), for texts kept under another key."""
+    (the text itself by default; None or "": nothing, the text is left out), for texts
+    kept under another key."""
+    known = known_vectors(
+        encoder, phrases, cache=cache, read=read, passages=passages, encode_missing=encode_missing
+    )
+    return assemble(phrases, [(known, encoder.dimensions)])
+
+
+def known_vectors(
+    encoder: SentenceEncoder,
+    phrases: Sequence[Sequence[str]],
+    *,
+    cache: Path | None,
+    read: Callable[[str], str | None] | None = None,
+    passages: bool = False,
+    encode_missing: bool = True,
+) -> dict[str, np.ndarray]:
+    """Text -> vector, for the texts of `phrases` the model has read: from its `cache`, and
+    (`encode_missing`) encoded now when it lacks them, then kept there."""
     known = _read_cache(cache)
     missing = list(dict.fromkeys(text for own in phrases for text in own if text not in known))
     if missing and encode_missing:
-        readings = [read(text) for text in missing] if read is not None else missing
-        known.update(zip(missing, encoder.encode(readings), strict=True))
-        _write_cache(cache, known)
-    elif missing:
-        phrases = [[text for text in own if text in known] for own in phrases]
+        readings = {text: read(text) if read is not None else text for text in missing}
+        readable = [text for text in missing if readings[text]]
+        if readable:
+            vectors = encoder.encode([readings[t] or "" for t in readable], passages=passages)
+            known.update(zip(readable, vectors, strict=True))
+            _write_cache(cache, known)
+    return known
+
+
+def assemble(
+    phrases: Sequence[Sequence[str]], parts: Sequence[tuple[Mapping[str, np.ndarray], int]]
+) -> SectionMeanings:
+    """The sections' texts and their vectors: each part's (text -> vector, width) side by
+    side, zeros where a part lacks a text; a text no part has is left out."""
+    phrases = [
+        [text for text in own if any(text in known for known, _ in parts)] for own in phrases
+    ]
     texts = tuple(dict.fromkeys(text for own in phrases for text in own))
     number = {text: at for at, text in enumerate(texts)}
-    dim = encoder.dimensions
-    vectors = np.array([known[text] for text in texts], dtype=np.float32).reshape(-1, dim)
+    blocks = []
+    for known, dim in parts:
+        zero = np.zeros(dim, dtype=np.float32)
+        block = np.array([known.get(text, zero) for text in texts], dtype=np.float32)
+        blocks.append(block.reshape(-1, dim))
+    vectors = np.concatenate(blocks, axis=1) if len(blocks) > 1 else blocks[0]
     sizes = np.fromiter((len(own) for own in phrases), dtype=np.int64, count=len(phrases))
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     members = np.fromiter(
         (number[text] for own in phrases for text in own), dtype=np.int32, count=int(sizes.sum())
     )
-    return SectionMeanings(encoder, texts, vectors, starts, members)
+    return SectionMeanings(texts, vectors, starts, members)
+
+
+# What a model reads of a text in a language (None: nothing): rules.search.gloss decides.
+Read = Callable[[SentenceEncoder, str, str], "str | None"]
+# Runs a call, now or in another thread (a thread pool's `submit`).
+Submit = Callable[..., "Future[Any]"]
+
+
+def _now(function: Callable[..., Any], *args: Any) -> Future[Any]:
+    """`Submit` in the caller's thread: the call is made now."""
+    done: Future[Any] = Future()
+    done.set_result(function(*args))
+    return done
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as the models read it: their vectors side by side, each scaled by its
+    model's share, and what to subtract from a text's dot product with it (the floors of
+    the models that read it), so that the result is the models' weighted similarity."""
+
+    vector: np.ndarray
+    offset: float
+    weight: float  # the shares of the models that read it
+    readings: tuple[str | None, ...]  # what each model read (None: it could not)
+
+
+@dataclass(frozen=True)
+class MeaningModels:
+    """The sentence encoders in use, one or several, with their shares of a similarity:
+    Σ share × (similarity − floor) / (1 − floor) over the models that read both texts."""
+
+    encoders: tuple[SentenceEncoder, ...]
+    shares: tuple[float, ...]
+    read: Read
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(encoder.name for encoder in self.encoders)
+
+    def reads(self, lang: str) -> bool:
+        """Whether some model reads text in `lang` (as written, or through a gloss)."""
+        return any(self.read(encoder, "x", lang) for encoder in self.encoders)
+
+    def question(self, text: str, lang: str) -> Question | None:
+        """The question's vector, or None when no model reads `lang` (a few ms a model)."""
+        return self.start_question(text, lang, _now)()
+
+    def start_question(self, text: str, lang: str, submit: Submit) -> Callable[[], Question | None]:
+        """Starts encoding the question, each model's reading by `submit` (a thread pool's:
+        the models run side by side, ONNX Runtime releasing the GIL, while the caller
+        scores the words), and gives what waits for them: the question's vector, or None
+        when no model reads `lang`."""
+        readings = tuple(self.read(encoder, text, lang) for encoder in self.encoders)
+        started = [
+            submit(encoder.encode_tokens, encoder.question_tokens(reading)) if reading else None
+            for encoder, reading in zip(self.encoders, readings, strict=True)
+        ]
+
+        def result() -> Question | None:
+            if not any(readings):
+                return None
+            parts, offset, weight = [], 0.0, 0.0
+            for encoder, share, future in zip(self.encoders, self.shares, started, strict=True):
+                if future is None:
+                    parts.append(np.zeros(encoder.dimensions, dtype=np.float32))
+                    continue
+                scale = share / (1.0 - encoder.floor)
+                parts.append(future.result() * np.float32(scale))
+                offset += scale * encoder.floor
+                weight += share
+            return Question(np.concatenate(parts), offset, weight, readings)
+
+        return result
+
+    def meanings(
+        self,
+        phrases: Sequence[Sequence[str]],
+        *,
+        cache: Callable[[SentenceEncoder], Path | None],
+        keyed: bool = False,
+        encode_missing: bool = True,
+    ) -> SectionMeanings:
+        """The sections' phrases as vectors, every model's side by side, each kept in that
+        model's `cache`. `keyed`: the texts are body sentences keyed by their language
+        ("fr:…", rules.search.gloss.sentence_keys), read as passages, each model reading
+        what it can of them; else phrases that say what a section is about, read as
+        written."""
+        parts = []
+        for encoder in self.encoders:
+
+            def read(text: str, encoder: SentenceEncoder = encoder) -> str | None:
+                if not keyed:
+                    return text
+                lang, _, sentence = text.partition(":")
+                return self.read(encoder, sentence, lang)
+
+            known = known_vectors(
+                encoder,
+                phrases,
+                cache=cache(encoder),
+                read=read,
+                passages=keyed,
+                encode_missing=encode_missing,
+            )
+            parts.append((known, encoder.dimensions))
+        return assemble(phrases, parts)
 
 
 def cached_count(path: Path) -> int:

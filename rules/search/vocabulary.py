@@ -27,10 +27,11 @@ from django.core.cache import cache
 from django.db import DatabaseError, connections
 from django.db.models import Count, Max
 
-from .gloss import load_gloss
+from .gloss import load_gloss, model_reading
 from .glossary import load_terms
-from .index import SearchIndex, SectionRow, body_meanings
-from .meaning import CACHE, Encoder, load_encoder, meaning_texts, section_meanings
+from .index import MEANING_WEIGHTS, SearchIndex, SectionRow, body_meanings
+from .meaning import CACHE, MeaningModels, SentenceEncoder, load_encoder, meaning_texts
+from .multilingual import load_multilingual
 from .notes import SectionNote, find_note, load_notes
 from .query import Vocabulary
 
@@ -75,22 +76,37 @@ def _fingerprint() -> tuple:
         book_stats["count"],
         book_stats["newest"],
         settings.CITADEL_MEANING_MODEL,  # another model (or none): another index
+        settings.CITADEL_MULTILINGUAL_MODEL,
     )
 
 
-def meaning_encoder() -> Encoder | None:
-    """The sentence encoder of CITADEL_MEANING_MODEL (None when it is off or not installed:
-    `scripts/fetch-meaning-model` installs it)."""
-    return load_encoder(settings.CITADEL_MEANING_MODEL or None)
+def meaning_encoders() -> tuple[SentenceEncoder, ...]:
+    """The sentence encoders installed: CITADEL_MEANING_MODEL's (English) and
+    CITADEL_MULTILINGUAL_MODEL's (none when off or not installed: `scripts/fetch-meaning-model`
+    installs them)."""
+    found = (
+        load_encoder(settings.CITADEL_MEANING_MODEL or None),
+        load_multilingual(settings.CITADEL_MULTILINGUAL_MODEL or None),
+    )
+    return tuple(encoder for encoder in found if encoder is not None)
+
+
+def meaning_models() -> MeaningModels | None:
+    """The meaning models in use, with their weights (None: words alone rank)."""
+    encoders = meaning_encoders()
+    if not encoders:
+        return None
+    names = tuple(encoder.name for encoder in encoders)
+    return MeaningModels(encoders, MEANING_WEIGHTS[names], model_reading)
 
 
 def remember_meanings(book) -> None:
     """Encode the headings, note phrases and body sentences of a book's sections into the
-    meaning model's caches now (its import calls this through `index_book`: a few
+    meaning models' caches now (its import calls this through `index_book`: a few
     milliseconds a sentence), so that the index build, which may run on a request, finds
-    them encoded; nothing without the model."""
-    encoder = meaning_encoder()
-    if encoder is None:
+    them encoded; nothing without a model."""
+    models = meaning_models()
+    if models is None:
         return
     notes = load_notes()
     sections = list(book.sections.values_list("slug", "heading", "body"))
@@ -103,8 +119,8 @@ def remember_meanings(book) -> None:
         )
         for slug, heading, _body in sections
     ]
-    section_meanings(encoder, texts, cache=encoder.folder / CACHE)
-    body_meanings(encoder, [(body, book.lang) for _s, _h, body in sections], encode_missing=True)
+    models.meanings(texts, cache=lambda encoder: encoder.folder / CACHE)
+    body_meanings(models, [(body, book.lang) for _s, _h, body in sections], encode_missing=True)
 
 
 def _note_columns(note: SectionNote | None) -> tuple[str, tuple[str, ...]]:
@@ -198,7 +214,7 @@ def build_index(fingerprint: object = None, books: dict | None = None) -> Search
             )
 
     index = SearchIndex(
-        section_rows(), load_terms(), fingerprint=fingerprint, encoder=meaning_encoder()
+        section_rows(), load_terms(), fingerprint=fingerprint, models=meaning_models()
     )
     index.shown = shown
     return index

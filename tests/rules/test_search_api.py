@@ -214,6 +214,20 @@ def test_rules_search_explain_gives_the_phrase_closest_in_meaning(
     assert explained["boosts"]["meaning"] >= 0.0
 
 
+def test_rules_search_explain_says_what_each_model_read_of_a_persian_question(
+    client, books, meaning_model_copy, multilingual_model_copy, settings
+):
+    settings.CITADEL_MEANING_MODEL = str(meaning_model_copy)
+    settings.CITADEL_MULTILINGUAL_MODEL = str(multilingual_model_copy)
+    query = "کلاغ پیام رسان"
+    response = client.get(SEARCH, {"q": query, "lang": "fa", "explain": "1"})
+    assert response.status_code == 200
+    meaning = response.json()["results"][0]["explain"]["meaning"]
+    assert meaning["read_by"] == {"all-MiniLM-L6-v2": None, "multilingual-e5-small": query}
+    assert meaning["question"] == query
+    assert meaning["similarity"] <= 1.0
+
+
 def test_rules_search_explain_gives_the_best_passage(client, books):
     result = client.get(SEARCH, {"q": "messenger raven", "explain": "1"}).json()["results"][0]
     assert result["explain"]["boosts"]["passage"] > 0

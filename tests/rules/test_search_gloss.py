@@ -7,7 +7,7 @@ from rules.search.gloss import (
     build_gloss,
     gloss_words,
     load_gloss,
-    read_key,
+    model_reading,
     sentence_keys,
 )
 from rules.search.glossary import DICTIONARY, TERM, WORD, Entry
@@ -88,6 +88,28 @@ def test_sentence_keys_of_a_language_the_model_cannot_read_are_none():
     assert sentence_keys("دو مهره در یک خانه نمی توانند باشند.", "fa") == ()
 
 
-def test_read_key_glosses_a_french_sentence_and_keeps_an_english_one():
-    assert read_key("fr:qui commence a jouer") == "who start to play"
-    assert read_key("en:Who goes first?") == "Who goes first?"
+class _Model:
+    def __init__(self, *languages):
+        self.languages = languages
+
+
+def test_model_reading_glosses_french_for_an_english_model_and_keeps_english():
+    english = _Model("en")
+    assert model_reading(english, "qui commence a jouer", "fr") == "who start to play"
+    assert model_reading(english, "Who goes first?", "en") == "Who goes first?"
+
+
+def test_model_reading_of_a_language_no_gloss_reaches_is_none():
+    assert model_reading(_Model("en"), "دو مهره در یک خانه", "fa") is None
+
+
+def test_model_reading_keeps_the_text_a_multilingual_model_reads():
+    multilingual = _Model("en", "fr", "fa")
+    assert model_reading(multilingual, "qui commence a jouer", "fr") == "qui commence a jouer"
+    assert model_reading(multilingual, "دو مهره", "fa") == "دو مهره"
+
+
+def test_sentence_keys_of_the_languages_the_models_read():
+    assert sentence_keys("دو مهره در یک خانه نمی توانند باشند.", "fa", ("en", "fr", "fa")) == (
+        "fa:دو مهره در یک خانه نمی توانند باشند.",
+    )

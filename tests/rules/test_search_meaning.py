@@ -5,6 +5,7 @@ without it, saying so (CI installs it)."""
 
 from __future__ import annotations
 
+import functools
 import io
 import threading
 
@@ -13,9 +14,24 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
+from rules.search.gloss import model_reading
 from rules.search.glossary import load_terms
-from rules.search.index import SearchIndex, SectionRow, body_meanings, sentence_cache
-from rules.search.meaning import CACHE, FILES, QUICK, load_encoder, section_meanings
+from rules.search.index import (
+    MEANING_WEIGHTS,
+    SearchIndex,
+    SectionRow,
+    body_meanings,
+    sentence_cache,
+)
+from rules.search.meaning import (
+    CACHE,
+    FILES,
+    QUICK,
+    MeaningModels,
+    SentenceEncoder,
+    load_encoder,
+    section_meanings,
+)
 from rules.search.normalise import normalise
 from rules.search.query import plan_query
 from rules.search.service import normalise_paragraphs
@@ -31,6 +47,11 @@ def model(meaning_model_copy):
 @pytest.fixture
 def encoder(model):
     return load_encoder(str(model))
+
+
+def english(encoder: SentenceEncoder) -> MeaningModels:
+    """The English model alone, as the product uses it when the other is not installed."""
+    return MeaningModels((encoder,), MEANING_WEIGHTS[(encoder.name,)], model_reading)
 
 
 def row(id_, heading, body, *, phrases=(), lang="en", game="tactics"):
@@ -157,8 +178,8 @@ def test_meaning_puts_the_section_whose_notes_say_it_first(encoder, lang, headin
     plan = plan_query(question, [lang], TERMS, alone.vocabularies)
     found, _ = alone.rank(plan)
     assert [int(alone.ids[r.position]) for r in found] == [1, 2]
-    index = SearchIndex(rows, TERMS, encoder=encoder)
-    found, vectors = index.rank(plan, meaning=lambda: index.meaning_of(plan))
+    index = SearchIndex(rows, TERMS, models=english(encoder))
+    found, vectors = index.rank(plan, meaning=functools.partial(index.meaning_of, plan))
     assert [int(index.ids[r.position]) for r in found] == [2, 1]
     explained = index.explain(plan, found[0].position, meaning=vectors.meaning)
     assert explained["meaning"]["phrase"] == "no two models in same square"
@@ -168,19 +189,19 @@ def test_meaning_puts_the_section_whose_notes_say_it_first(encoder, lang, headin
 
 def test_meaning_reads_a_french_question_through_its_english_gloss(encoder):
     rows = [row(1, "Soldats", "Une figurine par case.", lang="fr")]
-    index = SearchIndex(rows, TERMS, encoder=encoder)
+    index = SearchIndex(rows, TERMS, models=english(encoder))
     french = plan_query("est-ce que deux figurines peuvent être sur une case", ["fr"], TERMS,
                         index.vocabularies)  # fmt: skip
-    assert index.meaning_question(french) == "two Model can be on a Square"
-    assert index.meaning_of(french) is not None
+    question = index.meaning_of(french)()
+    assert question is not None and question.readings == ("two Model can be on a Square",)
 
 
 def test_meaning_is_not_asked_of_a_persian_question(encoder):
     rows = [row(1, "سرباز", "یک مهره در هر خانه.", lang="fa", game="agot")]
-    index = SearchIndex(rows, TERMS, encoder=encoder)
+    index = SearchIndex(rows, TERMS, models=english(encoder))
     persian = plan_query("دو مهره در یک خانه", ["fa"], TERMS, index.vocabularies)
-    assert index.meaning_question(persian) is None
-    assert index.meaning_of(persian) is None
+    assert index.meaning_of(persian)() is None
+    assert index.explain(persian, 0)["meaning"] is None
 
 
 RULE = "Deux figurines ne peuvent jamais occuper la même case."
@@ -195,7 +216,7 @@ def _two_sections():
 
 
 def test_body_sentences_not_encoded_yet_are_left_out_of_the_index(encoder):
-    index = SearchIndex(_two_sections(), TERMS, encoder=encoder)
+    index = SearchIndex(_two_sections(), TERMS, models=english(encoder))
     assert index.sentences is not None and index.sentences.texts == ()
     assert not sentence_cache(encoder).exists()
 
@@ -203,13 +224,13 @@ def test_body_sentences_not_encoded_yet_are_left_out_of_the_index(encoder):
 def test_meaning_adds_the_sections_closest_body_sentence_once_encoded(encoder):
     rows = _two_sections()
     question = "can two models stand in one square"
-    before = SearchIndex(rows, TERMS, encoder=encoder)
+    before = SearchIndex(rows, TERMS, models=english(encoder))
     plan = plan_query(question, ["fr"], TERMS, before.vocabularies)
-    _found, vectors = before.rank(plan, meaning=lambda: before.meaning_of(plan))
+    _found, vectors = before.rank(plan, meaning=functools.partial(before.meaning_of, plan))
     boost_before = before.explain(plan, 1, meaning=vectors.meaning)["boosts"]["meaning"]
-    body_meanings(encoder, [(r.body, r.lang) for r in rows], encode_missing=True)
-    index = SearchIndex(rows, TERMS, encoder=encoder)
-    _found, vectors = index.rank(plan, meaning=lambda: index.meaning_of(plan))
+    body_meanings(english(encoder), [(r.body, r.lang) for r in rows], encode_missing=True)
+    index = SearchIndex(rows, TERMS, models=english(encoder))
+    _found, vectors = index.rank(plan, meaning=functools.partial(index.meaning_of, plan))
     explained = index.explain(plan, 1, meaning=vectors.meaning)
     assert explained["meaning"]["sentence"] == RULE
     assert explained["meaning"]["sentence_similarity"] > 0.3
@@ -220,7 +241,7 @@ def test_index_without_the_model_explains_no_meaning():
     rows = [row(1, "Soldiers", "Models stand in a square.")]
     index = SearchIndex(rows, TERMS)
     plan = plan_query("models square", ["en"], TERMS, index.vocabularies)
-    assert index.meaning_of(plan) is None
+    assert index.meaning_of(plan)() is None
     explained = index.explain(plan, 0)
     assert explained["meaning"] is None and explained["boosts"]["meaning"] == 0.0
 
@@ -287,19 +308,21 @@ def test_rules_meaning_warm_encodes_imported_sentences_and_drops_stale_ones(
     assert sentence_cache(load_encoder(str(meaning_model_copy))).exists()
 
 
-def test_rank_encodes_the_question_while_the_words_are_scored(encoder):
+def test_rank_encodes_the_question_while_the_words_are_scored(encoder, monkeypatch):
     rows = [row(1, "Soldiers", "Models stand in a square.", phrases=("no two in one square",))]
-    index = SearchIndex(rows, TERMS, encoder=encoder)
+    index = SearchIndex(rows, TERMS, models=english(encoder))
     plan = plan_query("two models in one square", ["en"], TERMS, index.vocabularies)
     threads = []
+    encode = encoder.encode_tokens
 
-    def meaning():
+    def recorded(text):
         threads.append(threading.current_thread().name)
-        return index.meaning_of(plan)
+        return encode(text)
 
-    found, vectors = index.rank(plan, meaning=meaning)
+    monkeypatch.setattr(encoder, "encode_tokens", recorded)
+    found, vectors = index.rank(plan, meaning=functools.partial(index.meaning_of, plan))
     assert [int(index.ids[r.position]) for r in found] == [1]
-    assert threads[0].startswith("rules-meaning")
+    assert len(threads) == 1 and threads[0].startswith("rules-meaning")
     closest = vectors.meaning[found[0].position]
     assert index.meanings.texts[closest.phrase] == "no two in one square"
 

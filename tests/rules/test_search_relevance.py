@@ -265,14 +265,19 @@ def test_relevance_set_is_large_varied_and_names_real_books():
 
 
 @pytest.fixture(scope="module")
-def relevance_report(real_books, meaning_model_session, django_db_blocker):
-    """The relevance set's report with the meaning model on, as the product runs: the books
-    were imported with the model off, so their sentences are encoded as for books imported
-    before the model was installed (`rules_meaning --warm`; cached in the session's copy
-    of the model)."""
+def relevance_report(
+    real_books, meaning_model_session, multilingual_model_session, django_db_blocker
+):
+    """The relevance set's report with both meaning models on, as the product runs: the
+    books were imported with the models off, so their sentences are encoded as for books
+    imported before the models were installed (`rules_meaning --warm`; cached in the
+    session's copies of the models)."""
     with (
         django_db_blocker.unblock(),
-        override_settings(CITADEL_MEANING_MODEL=str(meaning_model_session)),
+        override_settings(
+            CITADEL_MEANING_MODEL=str(meaning_model_session),
+            CITADEL_MULTILINGUAL_MODEL=str(multilingual_model_session),
+        ),
     ):
         call_command("rules_meaning", "--warm", stdout=io.StringIO())
         return evaluate_set(load_cases(RELEVANCE_SET), search_sections)
