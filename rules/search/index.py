@@ -531,11 +531,12 @@ class SearchIndex:
         meaning: Callable[[Submit], Callable[[], Question | None]] | None = None,
     ) -> tuple[list[Ranked], _Vectors]:
         """The best `limit` sections for the plan (within `scope`, a bool per section), and
-        the vectors computed on the way (for `doc_tokens`). `meaning`: gives the query's
-        vector (`meaning_of`), used when the words found something; it reorders the best
-        candidates by what they are about. It is computed in another thread while the words
-        are scored (the encoder releases the GIL): a search waits for the longer of the
-        two, not for both."""
+        the vectors computed on the way (for `doc_tokens`). `meaning`: starts reading the
+        query with the meaning models (`meaning_of`, given the encoding threads' `submit`)
+        and gives what waits for it; used when the words found something, it reorders the
+        best candidates by what they are about. The models run in other threads while the
+        words are scored (ONNX Runtime releases the GIL): a search waits for the longest,
+        not for all."""
         pending = (
             meaning(_encoding_pool().submit)
             if meaning is not None and self.meanings is not None
