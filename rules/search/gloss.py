@@ -160,6 +160,13 @@ def model_reading(model: Any, text: str, lang: str) -> str | None:
     return None
 
 
+def model_languages(model: Any) -> tuple[str, ...]:
+    """The languages a meaning model reads (`model_reading`): as written, and French through
+    the gloss when it reads English."""
+    glossed = READ_LANGS if TARGET in model.languages else ()
+    return tuple(dict.fromkeys((*model.languages, *glossed)))
+
+
 def sentence_keys(body: str, lang: str, langs: Iterable[str] = READ_LANGS) -> tuple[str, ...]:
     """The sentences of a section's body the models read, as keys naming their language
     ("fr:…"); none in a language they do not read (`langs`)."""

@@ -51,7 +51,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .concepts import HEADING_KINDS, entry_terms, heading_terms
-from .gloss import gloss_version, key_sentence, sentence_keys
+from .gloss import gloss_version, key_sentence, model_languages, model_reading, sentence_keys
 from .glossary import TERM, Glossary, load_number_cues
 from .meaning import (
     CACHE,
@@ -584,7 +584,7 @@ class SearchIndex:
         if self.models is None:
             return None
         for lang in READING_ORDER:
-            if plan.sources.get(lang, 0.0) >= 1.0 and self.models.reads(lang):
+            if plan.sources.get(lang, 0.0) >= 1.0 and lang in self.models.languages:
                 return lang
         return None
 
@@ -1168,6 +1168,17 @@ def _surfaces(chunks: Iterable[str], lang: str, terms: Glossary) -> dict[str, st
     return found
 
 
+def meaning_models_of(encoders: Sequence[SentenceEncoder]) -> MeaningModels | None:
+    """The meaning models in use, from the encoders installed, with their weights
+    (MEANING_WEIGHTS) and what each reads (rules.search.gloss); None without one."""
+    if not encoders:
+        return None
+    names = tuple(encoder.name for encoder in encoders)
+    read = {lang for encoder in encoders for lang in model_languages(encoder)}
+    languages = tuple(lang for lang in READING_ORDER if lang in read)
+    return MeaningModels(tuple(encoders), MEANING_WEIGHTS[names], model_reading, languages)
+
+
 def sentence_cache(encoder: SentenceEncoder) -> Path:
     """Where the vectors of body sentences are kept: beside the model, per version of the
     tables the gloss reads when the model reads French through it (rules.search.gloss)."""
@@ -1181,9 +1192,8 @@ def body_meanings(
     """The vectors of the sentences of each section's body ((body, language) per section
     position), as each model reads them (rules.search.gloss): kept in its `sentence_cache`;
     encoded now when they are missing and `encode_missing` (a few milliseconds each)."""
-    langs = [lang for lang in READING_ORDER if models.reads(lang)]
     return models.meanings(
-        [sentence_keys(body, lang, langs) for body, lang in bodies],
+        [sentence_keys(body, lang, models.languages) for body, lang in bodies],
         cache=sentence_cache,
         keyed=True,
         encode_missing=encode_missing,

@@ -340,29 +340,6 @@ def meaning_texts(heading: str, phrases: Sequence[str]) -> tuple[str, ...]:
     return (heading, *phrases) if heading else tuple(phrases)
 
 
-def section_meanings(
-    encoder: SentenceEncoder,
-    phrases: Sequence[Sequence[str]],
-    *,
-    cache: Path | None = None,
-    read: Callable[[str], str | None] | None = None,
-    passages: bool = False,
-    encode_missing: bool = True,
-) -> SectionMeanings:
-    """The vectors of every section's phrases (a list of texts per section position), by
-    one model.
-
-    Encoding takes a few milliseconds per phrase: the vectors are kept in `cache` (an .npz
-    file, written whole and replaced) and only phrases it lacks are encoded; none with
-    `encode_missing` false (they are left out). `read`: what the model reads of a text
-    (the text itself by default; None or "": nothing, the text is left out), for texts
-    kept under another key."""
-    known = known_vectors(
-        encoder, phrases, cache=cache, read=read, passages=passages, encode_missing=encode_missing
-    )
-    return assemble(phrases, [(known, encoder.dimensions)])
-
-
 def known_vectors(
     encoder: SentenceEncoder,
     phrases: Sequence[Sequence[str]],
@@ -372,8 +349,12 @@ def known_vectors(
     passages: bool = False,
     encode_missing: bool = True,
 ) -> dict[str, np.ndarray]:
-    """Text -> vector, for the texts of `phrases` the model has read: from its `cache`, and
-    (`encode_missing`) encoded now when it lacks them, then kept there."""
+    """Text -> vector, for the texts of `phrases` (a list of texts per section position) the
+    model has read. Encoding takes a few milliseconds per text: the vectors are kept in
+    `cache` (an .npz file, written whole and replaced), and only texts it lacks are encoded,
+    when `encode_missing` (else they are left out). `read`: what the model reads of a text
+    (the text itself by default; None or "": nothing, the text is left out), for texts kept
+    under another key."""
     known = _read_cache(cache)
     missing = list(dict.fromkeys(text for own in phrases for text in own if text not in known))
     if missing and encode_missing:
@@ -443,14 +424,11 @@ class MeaningModels:
     encoders: tuple[SentenceEncoder, ...]
     shares: tuple[float, ...]
     read: Read
+    languages: tuple[str, ...]  # those some model reads (as written, or through a gloss)
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(encoder.name for encoder in self.encoders)
-
-    def reads(self, lang: str) -> bool:
-        """Whether some model reads text in `lang` (as written, or through a gloss)."""
-        return any(self.read(encoder, "x", lang) for encoder in self.encoders)
 
     def question(self, text: str, lang: str) -> Question | None:
         """The question's vector, or None when no model reads `lang` (a few ms a model)."""

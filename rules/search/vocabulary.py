@@ -27,9 +27,9 @@ from django.core.cache import cache
 from django.db import DatabaseError, connections
 from django.db.models import Count, Max
 
-from .gloss import load_gloss, model_reading
+from .gloss import load_gloss
 from .glossary import load_terms
-from .index import MEANING_WEIGHTS, SearchIndex, SectionRow, body_meanings
+from .index import SearchIndex, SectionRow, body_meanings, meaning_models_of
 from .meaning import CACHE, MeaningModels, SentenceEncoder, load_encoder, meaning_texts
 from .multilingual import load_multilingual
 from .notes import SectionNote, find_note, load_notes
@@ -93,11 +93,7 @@ def meaning_encoders() -> tuple[SentenceEncoder, ...]:
 
 def meaning_models() -> MeaningModels | None:
     """The meaning models in use, with their weights (None: words alone rank)."""
-    encoders = meaning_encoders()
-    if not encoders:
-        return None
-    names = tuple(encoder.name for encoder in encoders)
-    return MeaningModels(encoders, MEANING_WEIGHTS[names], model_reading)
+    return meaning_models_of(meaning_encoders())
 
 
 def remember_meanings(book) -> None:

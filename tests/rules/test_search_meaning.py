@@ -14,13 +14,12 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-from rules.search.gloss import model_reading
 from rules.search.glossary import load_terms
 from rules.search.index import (
-    MEANING_WEIGHTS,
     SearchIndex,
     SectionRow,
     body_meanings,
+    meaning_models_of,
     sentence_cache,
 )
 from rules.search.meaning import (
@@ -29,8 +28,8 @@ from rules.search.meaning import (
     QUICK,
     MeaningModels,
     SentenceEncoder,
+    known_vectors,
     load_encoder,
-    section_meanings,
 )
 from rules.search.normalise import normalise
 from rules.search.query import plan_query
@@ -51,7 +50,9 @@ def encoder(model):
 
 def english(encoder: SentenceEncoder) -> MeaningModels:
     """The English model alone, as the product uses it when the other is not installed."""
-    return MeaningModels((encoder,), MEANING_WEIGHTS[(encoder.name,)], model_reading)
+    models = meaning_models_of([encoder])
+    assert models is not None
+    return models
 
 
 def row(id_, heading, body, *, phrases=(), lang="en", game="tactics"):
@@ -143,17 +144,18 @@ def test_load_encoder_of_damaged_files_is_none(tmp_path):
 
 
 def test_phrase_vectors_are_kept_and_read_back(encoder, model):
-    first = section_meanings(encoder, [["charge falls short"], ["retreat"]], cache=model / CACHE)
+    first = known_vectors(encoder, [["charge falls short"], ["retreat"]], cache=model / CACHE)
     with np.load(model / CACHE) as kept:
         assert set(kept["texts"].tolist()) == {"charge falls short", "retreat"}
-    again = section_meanings(encoder, [["retreat"]], cache=model / CACHE)
-    assert np.array_equal(again.vectors[0], first.vectors[1])
+    # Nothing is encoded the second time: the vector can only come from the cache.
+    again = known_vectors(encoder, [["retreat"]], cache=model / CACHE, encode_missing=False)
+    assert np.array_equal(again["retreat"], first["retreat"])
 
 
 def test_phrase_vectors_of_an_unreadable_cache_are_encoded_again(encoder, model):
     (model / CACHE).write_bytes(b"not an npz file")
-    meanings = section_meanings(encoder, [["retreat"]], cache=model / CACHE)
-    assert meanings.vectors.shape == (1, 384)
+    known = known_vectors(encoder, [["retreat"]], cache=model / CACHE)
+    assert known["retreat"].shape == (384,)
     with np.load(model / CACHE) as kept:
         assert kept["texts"].tolist() == ["retreat"]
 

@@ -14,10 +14,9 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-from rules.search.gloss import model_reading
 from rules.search.glossary import load_terms
-from rules.search.index import MEANING_WEIGHTS, SearchIndex, SectionRow, body_meanings
-from rules.search.meaning import MeaningModels, load_encoder
+from rules.search.index import SearchIndex, SectionRow, body_meanings, meaning_models_of
+from rules.search.meaning import load_encoder
 from rules.search.multilingual import (
     FILE,
     ModelFileError,
@@ -42,9 +41,7 @@ def multilingual(multilingual_model_copy):
 @pytest.fixture
 def pair(meaning_model_copy, multilingual):
     english = load_encoder(str(meaning_model_copy))
-    encoders = (english, multilingual)
-    names = tuple(encoder.name for encoder in encoders)
-    return MeaningModels(encoders, MEANING_WEIGHTS[names], model_reading)
+    return meaning_models_of([english, multilingual])
 
 
 def row(id_, heading, body, *, phrases=(), lang="fr", game="tactics"):
