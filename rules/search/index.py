@@ -107,6 +107,8 @@ MEANING_WEIGHTS = {
 W_SENTENCE = 0.5  # × the same × its body's closest sentence's similarity (added to it)
 READING_ORDER = ("en", "fr", "fa")  # a query that reads as several is read as the first
 MEANING_CANDIDATES = 20  # the best sections so far whose meaning is compared
+MEANING_POOL = 60  # … and among the best this many, the MEANING_PICKS closest in meaning
+MEANING_PICKS = 3
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
 
@@ -591,17 +593,15 @@ class SearchIndex:
     def _add_meaning(
         self, score: np.ndarray, matched: np.ndarray, question: Question, cache: _Vectors
     ) -> None:
-        """Add the models' weight × the best score × the similarity of the query to each of
-        the best MEANING_CANDIDATES sections' closest phrase, plus W_SENTENCE × its body's
-        closest sentence: among the sections the words found, the one whose heading, notes
-        or sentences say what the question asks comes first. A similarity is the models'
-        weighted mean (MEANING_WEIGHTS), each above its floor."""
+        """Add the models' weight × the best score × the similarity of the query to each
+        candidate's closest phrase, plus W_SENTENCE × its body's closest sentence: among the
+        sections the words found, the one whose heading, notes or sentences say what the
+        question asks comes first. A similarity is the models' weighted mean
+        (MEANING_WEIGHTS), each above its floor. The candidates (`_meaning_candidates`): the
+        best sections by their words, and a few lower down that are closest in meaning."""
         if self.meanings is None:
             return
-        candidates = np.flatnonzero(matched)
-        if candidates.size > MEANING_CANDIDATES:
-            top = np.argpartition(-score[candidates], MEANING_CANDIDATES - 1)
-            candidates = candidates[top[:MEANING_CANDIDATES]]
+        candidates, phrases = self._meaning_candidates(score, matched, question)
         best = float(score[candidates].max(initial=0.0))
         if best <= 0.0:
             return
@@ -613,13 +613,32 @@ class SearchIndex:
             else [(0.0, -1)] * len(positions)
         )
         for position, (dot, phrase), (said_dot, sentence) in zip(
-            positions, self.meanings.best(query, positions), sentences, strict=True
+            positions, phrases, sentences, strict=True
         ):
             similarity = (dot - question.offset) / weight if phrase >= 0 else 0.0
             said = (said_dot - question.offset) / weight if sentence >= 0 else 0.0
             boost = weight * best * (max(similarity, 0.0) + W_SENTENCE * max(said, 0.0))
             score[position] += boost
             cache.meaning[position] = Meaning(boost, similarity, phrase, said, sentence)
+
+    def _meaning_candidates(
+        self, score: np.ndarray, matched: np.ndarray, question: Question
+    ) -> tuple[np.ndarray, list[tuple[float, int]]]:
+        """The sections whose meaning is compared, with their closest phrase (similarity,
+        number): the MEANING_CANDIDATES best by their words, and the MEANING_PICKS others
+        of the best MEANING_POOL whose phrases are closest to the question. A rule the
+        words found but ranked low (its words spread, or shared with many neighbours)
+        still gets its chance when what it is about is what was asked."""
+        assert self.meanings is not None
+        pool = _best_of(np.flatnonzero(matched), score, MEANING_POOL)
+        phrases = self.meanings.best(question.vector, pool.tolist())
+        by_words = np.isin(pool, _best_of(pool, score, MEANING_CANDIDATES))
+        closeness = np.array([dot if phrase >= 0 else -np.inf for dot, phrase in phrases])
+        closeness[by_words] = -np.inf
+        picks = [i for i in np.argsort(-closeness, kind="stable")[:MEANING_PICKS].tolist()
+                 if closeness[i] > -np.inf]  # fmt: skip
+        keep = np.flatnonzero(by_words).tolist() + picks
+        return pool[keep], [phrases[i] for i in keep]
 
     def _explain_meaning(self, plan: QueryPlan, found: Meaning) -> dict | None:
         """The phrase and body sentence closest to the question, and what the model read."""
@@ -1039,6 +1058,13 @@ def _encoding_pool() -> concurrent.futures.ThreadPoolExecutor:
     return concurrent.futures.ThreadPoolExecutor(
         max_workers=os.cpu_count() or 2, thread_name_prefix="rules-meaning"
     )
+
+
+def _best_of(positions: np.ndarray, score: np.ndarray, size: int) -> np.ndarray:
+    """The `size` positions of the highest score (all of them when there are fewer)."""
+    if positions.size <= size:
+        return positions
+    return positions[np.argpartition(-score[positions], size - 1)[:size]]
 
 
 def _mask_of(masks: Iterable[int], start: int) -> int:

@@ -316,23 +316,26 @@ class SectionMeanings:
         """(similarity, phrase number) of the best phrase of each section (0.0, -1 without
         phrases). Only the given sections' phrases are compared: a few hundred vectors,
         whatever the corpus."""
-        owns = [self.members[self.starts[p] : self.starts[p + 1]] for p in positions]
-        sizes = [own.size for own in owns]
-        if not any(sizes):
-            return [(0.0, -1)] * len(owns)
-        numbers = np.concatenate(owns)
-        similarity = (self.vectors[numbers] @ query).tolist()
-        found = []
-        at = 0
-        for own, size in zip(owns, sizes, strict=True):
-            if size == 0:
-                found.append((0.0, -1))
-                continue
-            values = similarity[at : at + size]
-            best = max(range(size), key=values.__getitem__)
-            found.append((values[best], int(own[best])))
-            at += size
-        return found
+        at = np.asarray(positions, dtype=np.int64)
+        starts = self.starts[at]
+        sizes = self.starts[at + 1] - starts
+        total = int(sizes.sum())
+        if total == 0:
+            return [(0.0, -1)] * len(at)
+        offsets = np.cumsum(sizes) - sizes  # where each section's phrases start in `numbers`
+        numbers = self.members[np.arange(total) - np.repeat(offsets - starts, sizes)]
+        similarity = self.vectors[numbers] @ query
+        owner = np.repeat(np.arange(at.size), sizes)
+        filled = np.flatnonzero(sizes)
+        highest = np.full(at.size, -np.inf, dtype=similarity.dtype)
+        highest[filled] = np.maximum.reduceat(similarity, offsets[filled])
+        # The first phrase of each section reaching its highest similarity.
+        reaching = np.flatnonzero(similarity == highest[owner])
+        sections, first = np.unique(owner[reaching], return_index=True)
+        phrase = np.full(at.size, -1, dtype=np.int64)
+        phrase[sections] = numbers[reaching[first]]
+        value = np.where(phrase >= 0, highest, 0.0)
+        return list(zip(value.tolist(), phrase.tolist(), strict=True))
 
 
 def meaning_texts(heading: str, phrases: Sequence[str]) -> tuple[str, ...]:

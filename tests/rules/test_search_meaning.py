@@ -14,8 +14,10 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
+import rules.search.index as index_module
 from rules.search.glossary import load_terms
 from rules.search.index import (
+    MEANING_CANDIDATES,
     SearchIndex,
     SectionRow,
     body_meanings,
@@ -27,6 +29,7 @@ from rules.search.meaning import (
     FILES,
     QUICK,
     MeaningModels,
+    SectionMeanings,
     SentenceEncoder,
     known_vectors,
     load_encoder,
@@ -187,6 +190,52 @@ def test_meaning_puts_the_section_whose_notes_say_it_first(encoder, lang, headin
     assert explained["meaning"]["phrase"] == "no two models in same square"
     assert explained["meaning"]["question"] == read
     assert explained["boosts"]["meaning"] > 0
+
+
+def _crowd(target_phrases=("no two models in same square",)):
+    """25 sections that hold the question's words more than the one that answers it (99),
+    which says so only in its notes."""
+    crowd = [row(i, f"Models in a square {i}", "Models square. Models stand in a square.")
+             for i in range(1, 26)]  # fmt: skip
+    long_body = "Soldiers " * 60 + "models square"
+    return [*crowd, row(99, "Soldiers", long_body, phrases=target_phrases)]
+
+
+def _words_rank(index, plan, section_id):
+    found, _ = index.rank(plan, limit=30)
+    return [int(index.ids[r.position]) for r in found].index(section_id) + 1
+
+
+def test_meaning_compares_a_section_the_words_ranked_low_when_it_is_close(encoder):
+    rows = _crowd()
+    plan = plan_query("can two models stand in one square", ["en"], TERMS,
+                      SearchIndex(rows, TERMS).vocabularies)  # fmt: skip
+    assert _words_rank(SearchIndex(rows, TERMS), plan, 99) > MEANING_CANDIDATES
+    index = SearchIndex(rows, TERMS, models=english(encoder))
+    _found, vectors = index.rank(plan, limit=30, meaning=functools.partial(index.meaning_of, plan))
+    target = int(np.flatnonzero(index.ids == 99)[0])
+    assert vectors.meaning[target].boost > 0
+
+
+def test_meaning_leaves_out_a_section_beyond_the_pool_of_the_words_best(encoder, monkeypatch):
+    rows = _crowd()
+    plan = plan_query("can two models stand in one square", ["en"], TERMS,
+                      SearchIndex(rows, TERMS).vocabularies)  # fmt: skip
+    monkeypatch.setattr(index_module, "MEANING_POOL", MEANING_CANDIDATES)
+    index = SearchIndex(rows, TERMS, models=english(encoder))
+    _found, vectors = index.rank(plan, limit=30, meaning=functools.partial(index.meaning_of, plan))
+    target = int(np.flatnonzero(index.ids == 99)[0])
+    assert target not in vectors.meaning
+    assert len(vectors.meaning) == MEANING_CANDIDATES
+
+
+def test_best_phrase_of_each_section_is_its_first_closest(encoder):
+    vectors = np.eye(3, dtype=np.float32)
+    meanings = SectionMeanings(("a", "b", "c"), vectors, np.array([0, 2, 2, 4]),
+                               np.array([0, 1, 2, 1]))  # fmt: skip
+    query = np.array([0.0, 1.0, 1.0], dtype=np.float32)
+    assert meanings.best(query, [2, 1, 0]) == [(1.0, 2), (0.0, -1), (1.0, 1)]
+    assert meanings.best(query, []) == []
 
 
 def test_meaning_reads_a_french_question_through_its_english_gloss(encoder):
