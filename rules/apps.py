@@ -12,7 +12,11 @@ class RulesConfig(AppConfig):
         from django.core.signals import request_started
         from django.db.models.signals import post_delete
 
+        from common.blas import one_blas_thread
+
         from .search.vocabulary import recheck_soon, warm_up_once
+
+        one_blas_thread()  # the search's small products: common/blas.py
 
         request_started.connect(warm_up_once, dispatch_uid="rules-search-warm-up")
         # The index keeps the sections it shows: one deleted makes this process check the
