@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from threadpoolctl import threadpool_info
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from common.blas import one_blas_thread
 
@@ -16,6 +16,10 @@ def _blas_threads() -> set[int]:
 
 
 def test_one_blas_thread_limits_numpy_blas_to_one_thread():
+    # This process is already limited (the rules app is ready): widen it first, so that
+    # only the call under test can bring it back to one.
+    threadpool_limits(limits=2, user_api="blas")
+    assert _blas_threads() == {2}
     one_blas_thread()
     assert _blas_threads() == {1}
 

@@ -192,13 +192,13 @@ def test_meaning_puts_the_section_whose_notes_say_it_first(encoder, lang, headin
     assert explained["boosts"]["meaning"] > 0
 
 
-def _crowd(target_phrases=("no two models in same square",)):
+def _crowd():
     """25 sections that hold the question's words more than the one that answers it (99),
     which says so only in its notes."""
     crowd = [row(i, f"Models in a square {i}", "Models square. Models stand in a square.")
              for i in range(1, 26)]  # fmt: skip
     long_body = "Soldiers " * 60 + "models square"
-    return [*crowd, row(99, "Soldiers", long_body, phrases=target_phrases)]
+    return [*crowd, row(99, "Soldiers", long_body, phrases=("no two models in same square",))]
 
 
 def _words_rank(index, plan, section_id):
@@ -229,7 +229,7 @@ def test_meaning_leaves_out_a_section_beyond_the_pool_of_the_words_best(encoder,
     assert len(vectors.meaning) == MEANING_CANDIDATES
 
 
-def test_best_phrase_of_each_section_is_its_first_closest(encoder):
+def test_best_phrase_of_each_section_is_its_first_closest():
     vectors = np.eye(3, dtype=np.float32)
     meanings = SectionMeanings(("a", "b", "c"), vectors, np.array([0, 2, 2, 4]),
                                np.array([0, 1, 2, 1]))  # fmt: skip
