@@ -631,13 +631,12 @@ class SearchIndex:
         still gets its chance when what it is about is what was asked."""
         assert self.meanings is not None
         pool = _best_of(np.flatnonzero(matched), score, MEANING_POOL)
+        pool = pool[np.argsort(-score[pool], kind="stable")]  # best first: a few dozen
         phrases = self.meanings.best(question.vector, pool.tolist())
-        by_words = np.isin(pool, _best_of(pool, score, MEANING_CANDIDATES))
-        closeness = np.array([dot if phrase >= 0 else -np.inf for dot, phrase in phrases])
-        closeness[by_words] = -np.inf
-        picks = [i for i in np.argsort(-closeness, kind="stable")[:MEANING_PICKS].tolist()
-                 if closeness[i] > -np.inf]  # fmt: skip
-        keep = np.flatnonzero(by_words).tolist() + picks
+        lower = [dot if phrase >= 0 else -np.inf for dot, phrase in phrases[MEANING_CANDIDATES:]]
+        closest = np.argsort(-np.array(lower), kind="stable")[:MEANING_PICKS].tolist()
+        picks = [MEANING_CANDIDATES + i for i in closest if lower[i] > -np.inf]
+        keep = [*range(min(MEANING_CANDIDATES, pool.size)), *picks]
         return pool[keep], [phrases[i] for i in keep]
 
     def _explain_meaning(self, plan: QueryPlan, found: Meaning) -> dict | None:
