@@ -57,8 +57,11 @@ def chromium_page(chromium_path, live_server):
     Playwright's sync API runs an event loop in this thread, so no ORM call may happen
     while the page is open: create data before, check the database after.
     """
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # One patience for actions and assertions: CI runs both database passes side by side,
+    # and an htmx answer may take longer than `expect`'s own 5 s default there.
+    expect.set_options(timeout=10_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(chromium_path), args=CHROMIUM_ARGS)
         try:

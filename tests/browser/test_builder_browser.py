@@ -4,14 +4,13 @@ import re
 
 import pytest
 
+from tests.browser.picker import search_picker
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def add_card(page, search: str, name: str) -> None:
-    box = page.locator("#picker-q")
-    if box.input_value() != search:  # wait for the picker's htmx answer, not stale results
-        with page.expect_response(re.compile(r"/cards/\?q=")):
-            box.fill(search)
+    search_picker(page, search)
     pick = page.locator("#picker-results .pick", has_text=name)
     pick.locator(".pick-add").click()
 

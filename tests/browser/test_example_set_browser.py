@@ -9,6 +9,8 @@ import re
 import pytest
 from django.core.management import call_command
 
+from tests.browser.picker import search_picker
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOTS = "tests/browser/screenshots"
@@ -30,13 +32,6 @@ def demo(settings, tmp_path):
     call_command("load_demo_data", "--no-admin", stdout=io.StringIO(), stderr=io.StringIO())
 
 
-def search(page, text: str) -> None:
-    box = page.locator("#picker-q")
-    if box.input_value() != text:  # wait for the picker's htmx answer, not stale results
-        with page.expect_response(re.compile(r"/cards/\?q=")):
-            box.fill(text)
-
-
 def test_demo_builds_a_legal_standard_warband_and_exports_it(demo, chromium_page, live_server):
     from playwright.sync_api import expect
 
@@ -56,7 +51,7 @@ def test_demo_builds_a_legal_standard_warband_and_exports_it(demo, chromium_page
     page.screenshot(path=f"{SCREENSHOTS}/example-warband-empty.png", full_page=True)
 
     for name, copies in FIGURES:
-        search(page, name)
+        search_picker(page, name)
         pick = page.locator("#picker-results .pick", has_text=name).first
         expect(pick.locator(".example-badge")).to_be_visible()
         if copies > 1:
@@ -64,7 +59,7 @@ def test_demo_builds_a_legal_standard_warband_and_exports_it(demo, chromium_page
         pick.locator(".pick-add").click()
         expect(page.locator("#builder-panel")).to_contain_text(name)
 
-    search(page, "Example War Banner")
+    search_picker(page, "Example War Banner")
     page.locator("#picker-results .pick", has_text="Example War Banner").locator(
         ".pick-add"
     ).click()

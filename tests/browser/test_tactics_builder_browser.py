@@ -5,14 +5,9 @@ import re
 
 import pytest
 
+from tests.browser.picker import search_picker
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def search(page, text: str) -> None:
-    box = page.locator("#picker-q")
-    if box.input_value() != text:  # wait for the picker's htmx answer, not stale results
-        with page.expect_response(re.compile(r"/cards/\?q=")):
-            box.fill(text)
 
 
 def test_tactics_builder_gauges_and_findings_follow_every_change(browser_page, live_server):
@@ -34,7 +29,7 @@ def test_tactics_builder_gauges_and_findings_follow_every_change(browser_page, l
     expect(unspent).to_be_visible()  # 3 gold left while Robert could be recruited
 
     # Three soldiers at once: copper and the figure count move, gold still unspent.
-    search(page, "Guardians")
+    search_picker(page, "Guardians")
     pick = page.locator("#picker-results .pick", has_text="Baratheon Guardians")
     pick.locator(".pick-copies").fill("3")
     pick.locator(".pick-add").click()
@@ -43,7 +38,7 @@ def test_tactics_builder_gauges_and_findings_follow_every_change(browser_page, l
     expect(unspent).to_be_visible()
 
     # Mounted Robert takes all the gold: the finding disappears.
-    search(page, "Robert")
+    search_picker(page, "Robert")
     page.locator("#picker-results .pick", has_text="Mounted").locator(".pick-add").click()
     expect(gold).to_have_text("3")
     expect(silver).to_have_text("1")
@@ -51,7 +46,7 @@ def test_tactics_builder_gauges_and_findings_follow_every_change(browser_page, l
     expect(page.get_by_test_id("verdict")).to_contain_text("Legal")
 
     # One equipment item, on a holder chosen in the chooser: soldiers may not carry it.
-    search(page, "Valyrian")
+    search_picker(page, "Valyrian")
     page.locator("#picker-results .pick", has_text="Valyrian Steel").locator(".pick-add").click()
     chooser = page.locator("#host-chooser")
     expect(chooser).to_be_visible()
