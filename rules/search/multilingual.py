@@ -47,6 +47,8 @@ DENSE = {  # the file's names -> BERT's, and their (out, in) shape in hidden / i
     "fo": "output.dense",
 }
 _SPACES = re.compile(" {2,}")
+_WORD_START = re.compile(f"(?={SPACE})")  # before each word
+WORD_CACHE = 50_000  # words whose split is kept (a few MB)
 NORMS = {"aln": "attention.output.LayerNorm", "oln": "output.LayerNorm"}
 
 log = logging.getLogger(__name__)
@@ -120,6 +122,8 @@ class ModelFile:
             piece = text[offsets[number] : offsets[number + 1]].decode("utf-8")
             if piece and number != self.unknown:
                 self.pieces.setdefault(piece, (number, float(scores[number])))
+                if SPACE in piece[1:]:  # the tokenizer splits words apart (token_ids)
+                    raise ModelFileError(f"piece {number} spans two words")
         self.unknown_score = float(scores.min()) - 10.0  # as SentencePiece scores an unknown
         self.longest = max(map(len, self.pieces))
         entries, table_bytes = cursor.take("<iI")
@@ -182,15 +186,39 @@ class MultilingualEncoder(SentenceEncoder):
     def __init__(self, folder: Path) -> None:
         self.file = ModelFile(folder / FILE)
         self.vocabulary = self.file.blocks("emb.word", self.file.words)
+        self._words: dict[str, tuple[int, ...]] = {}
         super().__init__(folder, int(self.file.config["hidden_size"]))
 
     def token_ids(self, text: str) -> list[int]:
         """<s> pieces </s>: the model's normalisation of each character, runs of spaces as
         one, a space before the text and every space as "▁", then the split whose pieces'
-        scores add up highest (a character no piece holds is unknown)."""
+        scores add up highest (a character no piece holds is unknown).
+
+        No piece holds "▁" past its first character (`ModelFile` checks), so every split
+        cuts before each "▁": the best split of the text is its words' best splits in a
+        row, and each word's is worked out once (`_word_ids`)."""
         folded = "".join(self.file.normal.get(char, char) for char in text)
-        folded = _SPACES.sub(" ", folded)
-        line = (folded if folded.startswith(" ") else f" {folded}").replace(" ", SPACE)
+        line = _SPACES.sub(" ", folded).replace(" ", SPACE)
+        ids: list[int] = []
+        for word in _WORD_START.split(line if line.startswith(SPACE) else SPACE + line):
+            if word:
+                ids += self._word_ids(word)
+                if len(ids) >= MAX_TOKENS - 2:
+                    break
+        return [self.file.first, *ids[: MAX_TOKENS - 2], self.file.last]
+
+    def _word_ids(self, word: str) -> tuple[int, ...]:
+        """One word's pieces ("▁" and its letters): the split whose scores add up highest,
+        from a bounded cache of the words seen."""
+        found = self._words.get(word)
+        if found is None:
+            if len(self._words) >= WORD_CACHE:
+                self._words.clear()
+            found = self._words[word] = self._best_split(word)
+        return found
+
+    def _best_split(self, line: str) -> tuple[int, ...]:
+        """The Viterbi split of `line` into pieces (a character no piece holds: unknown)."""
         pieces, longest, unknown = self.file.pieces, self.file.longest, self.file.unknown
         size = len(line)
         best = [float("-inf")] * (size + 1)
@@ -211,7 +239,7 @@ class MultilingualEncoder(SentenceEncoder):
             at, number = back[at]
             ids.append(number)
         ids.reverse()
-        return [self.file.first, *ids[: MAX_TOKENS - 2], self.file.last]
+        return tuple(ids)
 
     def _inputs(self, tokens: np.ndarray) -> np.ndarray:
         """The tokens' vectors, expanded from the vocabulary's 4-bit rows."""

@@ -91,6 +91,31 @@ def test_token_ids_of_a_long_text_are_cut_at_the_models_length(multilingual):
     assert len(multilingual.token_ids("mot " * 500)) == 128
 
 
+@pytest.mark.parametrize(
+    "text",
+    [QUESTION, RULE, "دو مهره در یک خانه", "Pré-mesures:  l’unité (fuit)!", "", "x"],
+)
+def test_token_ids_word_by_word_equal_the_split_of_the_whole_line(multilingual, text):
+    whole = multilingual._best_split("".join(f"\u2581{word}" for word in text.split()) or "\u2581")
+    ids = multilingual.token_ids(text)
+    assert ids == [multilingual.file.first, *whole, multilingual.file.last]
+
+
+def test_token_ids_split_a_word_once(multilingual, monkeypatch):
+    multilingual.token_ids("query: shields")
+    monkeypatch.setattr(multilingual, "_best_split", lambda word: pytest.fail(word))
+    assert len(multilingual.token_ids("query: shields")) > 3
+
+
+def test_a_file_whose_pieces_span_words_is_refused(multilingual_model_copy, tmp_path):
+    raw = (multilingual_model_copy / FILE).read_bytes()
+    at = raw.index("\u2581the".encode())
+    damaged = raw[:at] + "x\u2581he".encode() + raw[at + len("\u2581the".encode()) :]
+    (tmp_path / FILE).write_bytes(damaged)
+    with pytest.raises(ModelFileError, match="spans two words"):
+        MultilingualEncoder(tmp_path)
+
+
 @pytest.mark.parametrize("question", [QUESTION, "combien de pieces pour ma bande", "x"])
 def test_a_question_vector_is_near_its_exact_vector(multilingual, question):
     quick = multilingual.encode_question(question)
