@@ -531,6 +531,7 @@ class SearchIndex:
         limit: int = 20,
         game_boost: bool = True,
         meaning: Callable[[Submit], Callable[[], Question | None]] | None = None,
+        meanwhile: Callable[[list[int], _Vectors], None] | None = None,
     ) -> tuple[list[Ranked], _Vectors]:
         """The best `limit` sections for the plan (within `scope`, a bool per section), and
         the vectors computed on the way (for `doc_tokens`). `meaning`: starts reading the
@@ -538,14 +539,20 @@ class SearchIndex:
         and gives what waits for it; used when the words found something, it reorders the
         best candidates by what they are about. The models run in other threads while the
         words are scored (ONNX Runtime releases the GIL): a search waits for the longest,
-        not for all."""
+        not for all. `meanwhile`: called with the `limit` sections the words rank best (and
+        the vectors so far) while the models finish, e.g. to make their snippets: the
+        meaning reorders those and adds at most MEANING_PICKS others."""
         pending = (
             meaning(_encoding_pool().submit)
             if meaning is not None and self.meanings is not None
             else None
         )
         scores, matched, cache = self.scores(plan, scope=scope, game_boost=game_boost)
-        question = pending() if pending is not None and matched.any() else None
+        question = None
+        if pending is not None and matched.any():
+            if meanwhile is not None:
+                meanwhile(_best_of(np.flatnonzero(matched), scores, limit).tolist(), cache)
+            question = pending()
         if question is not None:
             self._add_meaning(scores, matched, question, cache)
         candidates = np.flatnonzero(matched)

@@ -113,55 +113,30 @@ def search_sections(
             return []
     else:
         sections = None
+    shown = _Shown(index, plan, sections)
     ranked, vectors = index.rank(
         plan,
         scope=index.scope(book_ids),
         limit=limit,
         game_boost=game_boost,
         meaning=functools.partial(index.meaning_of, plan),
+        meanwhile=shown.prepare,
     )
     if not ranked:
         return []
-    if sections is None:
-        sections = _load_sections([int(index.ids[r.position]) for r in ranked], index.shown)
-    books = indexed_books()
-    shown_books: dict[int, object] = {}  # one copy of each cached book per search
-    found_tokens: dict[int, set[str]] = {}
-    for lang_query in plan.langs.values():
-        in_lang = [r.position for r in ranked if index.langs[r.position] == lang_query.lang]
-        if in_lang:
-            found_tokens.update(index.doc_tokens(lang_query, in_lang))
-    from rules.models import Section
-
-    book_field = Section.book.field
+    shown.prepare([r.position for r in ranked], vectors)
     hits = []
     for position, score in ranked:
-        section = sections.get(int(index.ids[position]))
-        if section is None:  # deleted since the index was built
+        parts = shown.parts.get(position)
+        if parts is None:  # deleted since the index was built
             continue
-        if section.book_id not in shown_books:
-            shown_books[section.book_id] = _clone(books[section.book_id])
-        # The section's own book (same id): cached as its related object directly, without
-        # the descriptor's checks of type and database router (a tenth of the cost).
-        book_field.set_cached_value(section, shown_books[section.book_id])
-        section_lang = section.book.lang
-        lang_query = plan.langs.get(section_lang)
-        tokens = (
-            lang_query.matched_tokens(found_tokens.get(position, set()))
-            if lang_query is not None
-            else set()
-        )
-        candidates = lang_query.all_tokens if lang_query is not None else None
-        line = vectors.best_passage.get(position)
-        line = line if line is not None and line < PASSAGES - 1 else None  # past: merged
+        section, snippet_html, heading_html = parts
         hits.append(
             SearchHit(
                 section=section,
                 score=round(score, 4),
-                snippet=snippet(
-                    section.body, section_lang, tokens, line=line, candidates=candidates
-                ),
-                heading_html=highlight(section.heading, section_lang, tokens, candidates),
+                snippet=snippet_html,
+                heading_html=heading_html,
                 explanation=index.explain(
                     plan,
                     position,
@@ -175,6 +150,63 @@ def search_sections(
             )
         )
     return hits
+
+
+class _Shown:
+    """What a hit shows of the sections at some index positions (the Section, its snippet
+    and its highlighted heading), made once per position. `prepare` is called twice: by
+    the ranking for the sections the words rank best while the meaning models read the
+    question in other threads (they are most of the results: the meaning only reorders
+    them, and adds at most a few picks), then for the results, making what is missing."""
+
+    def __init__(self, index: SearchIndex, plan: QueryPlan, sections: dict | None) -> None:
+        self.index, self.plan, self.sections = index, plan, sections
+        self.parts: dict[int, tuple[Any, str, str] | None] = {}
+        self.books: dict[int, object] = {}  # one copy of each cached book per search
+
+    def prepare(self, positions: list[int], vectors) -> None:
+        index, plan = self.index, self.plan
+        todo = [position for position in positions if position not in self.parts]
+        if not todo:
+            return
+        sections = self.sections
+        if sections is None:
+            sections = _load_sections([int(index.ids[p]) for p in todo], index.shown)
+        found_tokens: dict[int, set[str]] = {}
+        for lang_query in plan.langs.values():
+            in_lang = [p for p in todo if index.langs[p] == lang_query.lang]
+            if in_lang:
+                found_tokens.update(index.doc_tokens(lang_query, in_lang))
+        books = indexed_books()
+        from rules.models import Section
+
+        book_field = Section.book.field
+        for position in todo:
+            section = sections.get(int(index.ids[position]))
+            if section is None:
+                self.parts[position] = None
+                continue
+            if section.book_id not in self.books:
+                self.books[section.book_id] = _clone(books[section.book_id])
+            # The section's own book (same id): cached as its related object directly,
+            # without the descriptor's checks of type and database router (a tenth of the
+            # cost).
+            book_field.set_cached_value(section, self.books[section.book_id])
+            section_lang = section.book.lang
+            lang_query = plan.langs.get(section_lang)
+            tokens = (
+                lang_query.matched_tokens(found_tokens.get(position, set()))
+                if lang_query is not None
+                else set()
+            )
+            candidates = lang_query.all_tokens if lang_query is not None else None
+            line = vectors.best_passage.get(position)
+            line = line if line is not None and line < PASSAGES - 1 else None  # past: merged
+            self.parts[position] = (
+                section,
+                snippet(section.body, section_lang, tokens, line=line, candidates=candidates),
+                highlight(section.heading, section_lang, tokens, candidates),
+            )
 
 
 def _clone(instance):

@@ -228,6 +228,26 @@ def test_rules_search_explain_says_what_each_model_read_of_a_persian_question(
     assert meaning["similarity"] <= 1.0
 
 
+@pytest.mark.parametrize("limit", [1, 2, 20])
+def test_rules_search_shows_the_same_snippets_with_the_meaning_model(
+    client, books, meaning_model_copy, settings, limit
+):
+    # The meaning only reorders: what a result shows is made from its words, while the
+    # model reads the question for the words' best, after it for the others.
+    def shown(query):
+        results = client.get(SEARCH, {"q": query, "limit": limit}).json()["results"]
+        return {r["section"]: (r["snippet"], r["heading_html"]) for r in results}
+
+    queries = ["who holds the messenger raven", "taille des armées", "unité moral pertes"]
+    words = {query: shown(query) for query in queries}
+    settings.CITADEL_MEANING_MODEL = str(meaning_model_copy)
+    for query in queries:
+        with_meaning = shown(query)
+        assert with_meaning and all(snippet for snippet, _ in with_meaning.values())
+        for section, parts in with_meaning.items():
+            assert parts == words[query].get(section, parts)
+
+
 def test_rules_search_explain_gives_the_best_passage(client, books):
     result = client.get(SEARCH, {"q": "messenger raven", "explain": "1"}).json()["results"][0]
     assert result["explain"]["boosts"]["passage"] > 0

@@ -378,6 +378,40 @@ def test_rank_encodes_the_question_while_the_words_are_scored(encoder, monkeypat
     assert index.meanings.texts[closest.phrase] == "no two in one square"
 
 
+def test_rank_gives_meanwhile_the_words_best_before_it_waits_for_the_model(encoder, monkeypatch):
+    rows = _crowd()
+    index = SearchIndex(rows, TERMS, models=english(encoder))
+    plan = plan_query("can two models stand in one square", ["en"], TERMS, index.vocabularies)
+    called = threading.Event()
+    seen_by_model = []
+    encode = encoder.encode_tokens
+
+    def slow(text):  # the model finishes only once `meanwhile` has run (or after 5 s)
+        seen_by_model.append(called.wait(timeout=5))
+        return encode(text)
+
+    def meanwhile(positions, vectors):
+        given.extend(positions)
+        called.set()
+
+    given: list[int] = []
+    monkeypatch.setattr(encoder, "encode_tokens", slow)
+    index.rank(plan, limit=5, meaning=functools.partial(index.meaning_of, plan),
+               meanwhile=meanwhile)  # fmt: skip
+    assert seen_by_model == [True]
+    words, matched, _ = SearchIndex(rows, TERMS).scores(plan)
+    others = np.setdiff1d(np.flatnonzero(matched), given)
+    assert len(given) == 5 and words[given].min() >= words[others].max()
+
+
+def test_rank_without_a_meaning_to_wait_for_does_not_call_meanwhile():
+    rows = _crowd()
+    index = SearchIndex(rows, TERMS)
+    plan = plan_query("can two models stand in one square", ["en"], TERMS, index.vocabularies)
+    found, _ = index.rank(plan, limit=5, meanwhile=lambda *args: pytest.fail("called"))
+    assert len(found) == 5
+
+
 def test_a_file_written_whole_leaves_nothing_when_writing_fails(tmp_path):
     from rules.search.meaning import _write_whole
 
