@@ -241,20 +241,22 @@ def test_search_relevance_real_rulebooks_rank_expected_section_first(real_books,
 # --- the relevance set of questions as players ask them (tests/rules/relevance) -----------
 
 RELEVANCE_SET = Path(__file__).resolve().parent / "relevance" / "queries.jsonl"
-# The goal is 90 % first and 98 % in the top three (issue 15). On the 682 questions the
-# search reaches 84 % and 95 % with both meaning models (held-out questions: 79 % and 92 %;
-# the 495 questions written blind, by helpers who never saw the search: 81 % and 94 %),
-# and 68.0 % and 86.5 % on words alone, the same on SQLite and PostgreSQL. The floors guard
-# what is reached, a few queries below it, so a change that loses ground fails; raise
-# them as the search improves (round 11 raised them with the multilingual model; round 12
-# the blind top-three floor, after its meaning picks). Round 12 also lowered the held-out
-# and words-alone floors by one point, which its new blind batch
-# (fresh12-, harder than the set on words alone: 56 % / 82 %) left one question or none
-# above: a floor with no room fails on any change.
-TOP1_FLOOR, TOP3_FLOOR = 0.83, 0.94
+# The goal is 90 % first and 98 % in the top three (issue 15). On the 727 questions the
+# search reaches 82.5 % and 94.6 % with both meaning models (held-out questions: 78 % and
+# 92 %; the 540 questions written blind, by helpers who never saw the search: 79 % and
+# 93 %), and 67.0 % and 85.3 % on words alone, the same on SQLite and PostgreSQL. The
+# floors guard what is reached, a few queries below it, so a change that loses ground
+# fails; raise them as the search improves (round 11 raised them with the multilingual
+# model; round 12 the blind top-three floor, after its meaning picks). Rounds 12 and 13
+# lowered some by one point where a new blind batch left them one question or none of
+# room (a floor with no room fails on any change): round 12 the held-out and words-alone
+# ones (fresh12-: 56 % / 82 % on words alone); round 13 the whole set's first place, the
+# blind top three and words alone's first place (fresh13-, the hardest batch yet: 60 % /
+# 84 %, 51 % / 67 % on words alone).
+TOP1_FLOOR, TOP3_FLOOR = 0.82, 0.94
 HELD_OUT_TOP1_FLOOR, HELD_OUT_TOP3_FLOOR = 0.77, 0.90
-BLIND_TOP1_FLOOR, BLIND_TOP3_FLOOR = 0.79, 0.93
-WORDS_TOP1_FLOOR, WORDS_TOP3_FLOOR = 0.67, 0.85  # without the meaning model
+BLIND_TOP1_FLOOR, BLIND_TOP3_FLOOR = 0.79, 0.92
+WORDS_TOP1_FLOOR, WORDS_TOP3_FLOOR = 0.66, 0.85  # without the meaning model
 
 
 def test_relevance_set_is_large_varied_and_names_real_books():
