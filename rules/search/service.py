@@ -162,6 +162,7 @@ class _Shown:
     def __init__(self, index: SearchIndex, plan: QueryPlan, sections: dict | None) -> None:
         self.index, self.plan, self.sections = index, plan, sections
         self.parts: dict[int, tuple[Any, str, str] | None] = {}
+        self.indexed = indexed_books()  # read once: both calls see the same books
         self.books: dict[int, object] = {}  # one copy of each cached book per search
 
     def prepare(self, positions: list[int], vectors) -> None:
@@ -177,7 +178,6 @@ class _Shown:
             in_lang = [p for p in todo if index.langs[p] == lang_query.lang]
             if in_lang:
                 found_tokens.update(index.doc_tokens(lang_query, in_lang))
-        books = indexed_books()
         from rules.models import Section
 
         book_field = Section.book.field
@@ -187,7 +187,7 @@ class _Shown:
                 self.parts[position] = None
                 continue
             if section.book_id not in self.books:
-                self.books[section.book_id] = _clone(books[section.book_id])
+                self.books[section.book_id] = _clone(self.indexed[section.book_id])
             # The section's own book (same id): cached as its related object directly,
             # without the descriptor's checks of type and database router (a tenth of the
             # cost).
