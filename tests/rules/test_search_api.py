@@ -4,6 +4,7 @@ import pytest
 
 from rules.models import Rulebook, Section
 from rules.search import index_book
+from rules.search.vocabulary import recheck_soon
 
 pytestmark = pytest.mark.django_db
 
@@ -232,20 +233,26 @@ def test_rules_search_explain_says_what_each_model_read_of_a_persian_question(
 def test_rules_search_shows_the_same_snippets_with_the_meaning_model(
     client, books, meaning_model_copy, settings, limit
 ):
-    # The meaning only reorders: what a result shows is made from its words, while the
-    # model reads the question for the words' best, after it for the others.
-    def shown(query):
-        results = client.get(SEARCH, {"q": query, "limit": limit}).json()["results"]
-        return {r["section"]: (r["snippet"], r["heading_html"]) for r in results}
+    # The meaning only reorders the sections the words found: what a result shows is made
+    # from its words, while the model reads the question for the words' best, after it
+    # for the others, and is the same as without the model.
+    def shown(query, limit, **params):
+        response = client.get(SEARCH, {"q": query, "limit": limit, **params})
+        return response.json()["results"]
 
     queries = ["who holds the messenger raven", "taille des armées", "unité moral pertes"]
-    words = {query: shown(query) for query in queries}
+    words = {q: {r["section"]: r for r in shown(q, 50)} for q in queries}
     settings.CITADEL_MEANING_MODEL = str(meaning_model_copy)
+    recheck_soon()  # the model is part of the index: built again at the next search
     for query in queries:
-        with_meaning = shown(query)
-        assert with_meaning and all(snippet for snippet, _ in with_meaning.values())
-        for section, parts in with_meaning.items():
-            assert parts == words[query].get(section, parts)
+        results = shown(query, limit, explain="1")
+        assert results and all(r["explain"]["meaning"] is not None for r in results)
+        for result in results:
+            alone = words[query][result["section"]]
+            assert (result["snippet"], result["heading_html"]) == (
+                alone["snippet"],
+                alone["heading_html"],
+            )
 
 
 def test_rules_search_explain_gives_the_best_passage(client, books):

@@ -30,6 +30,7 @@ from rules.search import index_book, normalise, search_sections
 from rules.search.notes import load_notes
 from rules.search.relevance import evaluate as evaluate_set
 from rules.search.relevance import load_cases
+from rules.search.vocabulary import recheck_soon
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
 
@@ -321,6 +322,37 @@ def test_relevance_set_on_words_alone_keeps_its_floor(real_books):
     top1, top3 = report.share(), report.share(top=3)
     assert top1 >= WORDS_TOP1_FLOOR, f"words alone top-1 {top1:.0%} < {WORDS_TOP1_FLOOR:.0%}"
     assert top3 >= WORDS_TOP3_FLOOR, f"words alone top-3 {top3:.0%} < {WORDS_TOP3_FLOOR:.0%}"
+
+
+def test_meaning_shows_each_section_as_the_words_alone_do(
+    real_books, meaning_model_session, multilingual_model_session, django_db_blocker
+):
+    """With the models, the snippets are made while they read the question (the words'
+    best) or after it (the rest): the meaning reorders, and each section shows the same
+    snippet and highlighted heading as on words alone."""
+
+    def shown(limit: int) -> dict[tuple[str, int], tuple[str, str]]:
+        return {
+            (case.id, hit.section.id): (hit.snippet, hit.heading_html)
+            for case in cases
+            for hit in search_sections(case.query, limit=limit, **dict(case.filters))
+        }
+
+    cases = load_cases(RELEVANCE_SET)[:120]
+    words = shown(60)  # the meaning's candidates come from the words' best 60
+    with (
+        django_db_blocker.unblock(),
+        override_settings(
+            CITADEL_MEANING_MODEL=str(meaning_model_session),
+            CITADEL_MULTILINGUAL_MODEL=str(multilingual_model_session),
+        ),
+    ):
+        recheck_soon()  # the models are part of the index: built again at the next search
+        meaning = shown(20)
+    recheck_soon()
+    common = meaning.keys() & words.keys()
+    assert len(common) > 0.95 * len(meaning)
+    assert [key for key in common if meaning[key] != words[key]] == []
 
 
 MARKUP = re.compile(r"\|\s*\S.*\|\s*$|\*\*|__|^#{1,6}\s|-{3,}|<(?!/?mark>)", re.MULTILINE)
