@@ -559,9 +559,7 @@ class SearchIndex:
         if candidates.size == 0:
             return [], cache
         wanted = limit * 2 + 10  # room for translations folded into one result
-        if candidates.size > wanted:
-            top = np.argpartition(-scores[candidates], wanted - 1)[:wanted]
-            candidates = candidates[top]
+        candidates = _best_of(candidates, scores, wanted)
         # Sorted on Python values (a list per column): indexing numpy per element is slow.
         keys = zip(
             (-round(value, 4) for value in scores[candidates].tolist()),
@@ -758,10 +756,7 @@ class SearchIndex:
         consecutive lines; the heading counts in every one) to the best PASSAGE_CANDIDATES
         sections: an answer whose words stand together beats one whose words are scattered
         over a chapter or a glossary."""
-        candidates = np.flatnonzero(matched)
-        if candidates.size > PASSAGE_CANDIDATES:
-            top = np.argpartition(-score[candidates], PASSAGE_CANDIDATES - 1)
-            candidates = candidates[top[:PASSAGE_CANDIDATES]]
+        candidates = _best_of(np.flatnonzero(matched), score, PASSAGE_CANDIDATES)
         best = np.zeros(candidates.size, dtype=np.float32)
         token_lines: dict[str, np.ndarray] = {}  # token -> its lines in the candidates
         looked_up = candidates.astype(np.int32)  # the postings' type: searched unconverted
