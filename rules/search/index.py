@@ -583,8 +583,8 @@ class SearchIndex:
         if self.models is None or self.meanings is None or lang is None:
             return lambda: None
         if submit is None:
-            return functools.partial(self.models.question, plan.query, lang)
-        return self.models.start_question(plan.query, lang, submit)
+            return functools.partial(self.models.question, plan.meaning_query, lang)
+        return self.models.start_question(plan.meaning_query, lang, submit)
 
     def meaning_language(self, plan: QueryPlan) -> str | None:
         """The language the models read the query in: the first it reads as that they read."""
@@ -668,7 +668,7 @@ class SearchIndex:
         if self.models is None or lang is None:
             return {"question": None, "read_by": {}}
         readings = {
-            encoder.name: self.models.read(encoder, plan.query, lang)
+            encoder.name: self.models.read(encoder, plan.meaning_query, lang)
             for encoder in self.models.encoders
         }
         shown = next((reading for reading in readings.values() if reading), None)

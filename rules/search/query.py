@@ -19,6 +19,7 @@ is a set of alternative phrases (OR), each phrase a set of tokens that must all 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -211,6 +212,13 @@ class QueryPlan:
     sources: dict[str, float] = field(default_factory=dict)
     # The query asks for a number or a limit ("how many", "combien", "چند").
     asks_number: bool = False
+    # What the meaning models read: the query without the names of the games it names
+    # ("bonus for charging in tactics" -> "bonus for charging"); empty: the query itself.
+    meaning_text: str = ""
+
+    @property
+    def meaning_query(self) -> str:
+        return self.meaning_text or self.query
 
     def __bool__(self) -> bool:
         return bool(self.langs)
@@ -455,7 +463,36 @@ def plan_query(
         if interpretations:
             plan[target] = LangQuery(target, tuple(interpretations), tuple(weights), tuple(read_as))
     asks_number = load_number_cues().asked([fold_accents(w.lower()) for w in all_words])
-    return QueryPlan(query, plan, corrections, games, source_weights, asks_number)
+    meaning_text = without_game_names(query, games, glossary) if games else ""
+    return QueryPlan(query, plan, corrections, games, source_weights, asks_number, meaning_text)
+
+
+# A preposition or article left hanging by a game's name taken out ("in the", "dans le").
+_BEFORE_GAME_NAME = r"(?:\b(?:in|for|with|en|dans|au|pour|à)\s+(?:the\s+|le\s+|la\s+|l')?)?"
+
+
+def without_game_names(query: str, games: Mapping[str, float], glossary: Glossary) -> str:
+    """`query` without the names of `games` (the lexicon's game entries, longest first)
+    and the preposition that led to them: the game is a filter's hint, not what the
+    question asks, so the meaning models do not read it (a section's phrases never name
+    their game). The query itself when nothing would be left."""
+    names = sorted(
+        {
+            name
+            for entry in glossary.entries
+            if entry.kind == GAME and set(entry.games) & set(games)
+            for terms in entry.terms.values()
+            for name in terms
+        },
+        key=len,
+        reverse=True,
+    )
+    text = query
+    for name in names:
+        pattern = _BEFORE_GAME_NAME + r"(?<!\w)" + re.escape(name) + r"(?!\w)\s*:?"
+        text = re.sub(pattern, " ", text, flags=re.IGNORECASE)
+    text = " ".join(text.split()).strip(" :,;-")
+    return text or query
 
 
 def reading_weights(query_words: list[str], sources: Iterable[str]) -> dict[str, float]:

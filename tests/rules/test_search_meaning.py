@@ -247,6 +247,17 @@ def test_meaning_reads_a_french_question_through_its_english_gloss(encoder):
     assert question is not None and question.readings == ("two Model can be on a Square",)
 
 
+def test_meaning_reads_a_question_without_the_game_it_names(encoder):
+    rows = [row(1, "Charge", "A charging model gets +1 to its attack.")]
+    index = SearchIndex(rows, TERMS, models=english(encoder))
+    plan = plan_query("bonus for charging in tactics", ["en"], TERMS, index.vocabularies)
+    question = index.meaning_of(plan)()
+    assert question is not None and question.readings == ("bonus for charging",)
+    ranked, vectors = index.rank(plan, meaning=functools.partial(index.meaning_of, plan))
+    why = index.explain(plan, ranked[0].position, meaning=vectors.meaning)
+    assert why["meaning"]["read_by"] == {encoder.name: "bonus for charging"}
+
+
 def test_meaning_is_not_asked_of_a_persian_question(encoder):
     rows = [row(1, "سرباز", "یک مهره در هر خانه.", lang="fa", game="agot")]
     index = SearchIndex(rows, TERMS, models=english(encoder))

@@ -372,6 +372,31 @@ def test_plan_query_takes_a_game_name_as_a_hint_not_as_words():
     assert all("tactics" not in u.label for u in _units(plan, "fr", "en"))
 
 
+@pytest.mark.parametrize(
+    ("query", "read"),
+    [
+        ("bonus for charging in tactics", "bonus for charging"),
+        ("Song Tactics: charge bonus to the attack", "charge bonus to the attack"),
+        ("board game: can I support an ally", "can I support an ally"),
+        ("in the miniatures game who goes first", "who goes first"),
+        ("qui commence dans la main du roi ?", "qui commence ?"),
+    ],
+)
+def test_plan_query_meaning_text_leaves_out_the_named_game(query, read):
+    plan = plan_query(query, ["fr"], load_terms(), _vocabularies())
+    assert plan.meaning_query == read
+
+
+def test_plan_query_meaning_text_is_the_query_when_no_game_is_named():
+    plan = plan_query("discard tactics cards", ["fr"], load_terms(), _vocabularies())
+    assert plan.meaning_query == "discard tactics cards"
+
+
+def test_plan_query_meaning_text_is_the_query_when_it_only_names_a_game():
+    plan = plan_query("hand of the king", ["fr"], load_terms(), _vocabularies())
+    assert plan.meaning_query == "hand of the king"
+
+
 def test_plan_query_keeps_tactics_cards_a_term_of_the_miniatures_game():
     plan = plan_query("discard tactics cards", ["fr"], load_terms(), _vocabularies())
     assert plan.games == {}
