@@ -253,11 +253,13 @@ RELEVANCE_SET = Path(__file__).resolve().parent / "relevance" / "queries.jsonl"
 # room (a floor with no room fails on any change): round 12 the held-out and words-alone
 # ones (fresh12-: 56 % / 82 % on words alone); round 13 the whole set's first place, the
 # blind top three and words alone's first place (fresh13-, the hardest batch yet: 60 % /
-# 84 %, 51 % / 67 % on words alone).
+# 84 %, 51 % / 67 % on words alone). Round 14 raised the held-out ones and the blind top
+# three (more asks per section) and lowered words alone's top three (fresh14-: 58 % / 80 %
+# on words alone, which the asks do not change).
 TOP1_FLOOR, TOP3_FLOOR = 0.82, 0.94
-HELD_OUT_TOP1_FLOOR, HELD_OUT_TOP3_FLOOR = 0.77, 0.90
-BLIND_TOP1_FLOOR, BLIND_TOP3_FLOOR = 0.79, 0.92
-WORDS_TOP1_FLOOR, WORDS_TOP3_FLOOR = 0.66, 0.85  # without the meaning model
+HELD_OUT_TOP1_FLOOR, HELD_OUT_TOP3_FLOOR = 0.78, 0.92
+BLIND_TOP1_FLOOR, BLIND_TOP3_FLOOR = 0.79, 0.93
+WORDS_TOP1_FLOOR, WORDS_TOP3_FLOOR = 0.66, 0.84  # without the meaning model
 
 
 def test_relevance_set_is_large_varied_and_names_real_books():
