@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules.search.gloss import (
     MAX_SENTENCES,
     build_gloss,
@@ -69,6 +71,20 @@ def test_gloss_of_an_empty_question_is_empty():
 
 def test_shipped_gloss_reads_a_players_question():
     assert load_gloss().read("qui commence a jouer") == "who start to play"
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("on fait quoi si mes troupes ne peuvent pas battre en retraite", "what do we do if"),
+        ("ça fait quoi un pion pouvoir", "what does it do"),
+        ("il faut combien de pions", "you must how many"),
+    ],
+)
+def test_shipped_gloss_reads_the_verb_faire_as_players_use_it(question, read):
+    # FreeDict's first English word for "fait" is the adjective (ripe, "mature").
+    gloss = load_gloss().read(question)
+    assert gloss.startswith(read) and "mature" not in gloss
 
 
 def test_sentence_keys_name_the_language_and_skip_short_sentences():
