@@ -472,25 +472,21 @@ _BEFORE_GAME_NAME = r"(?:\b(?:in|for|with|en|dans|au|pour|à)\s+(?:the\s+|le\s+|
 
 
 def without_game_names(query: str, games: Mapping[str, float], glossary: Glossary) -> str:
-    """`query` without the names of `games` (the lexicon's game entries, longest first)
-    and the preposition that led to them: the game is a filter's hint, not what the
-    question asks, so the meaning models do not read it (a section's phrases never name
-    their game). The query itself when nothing would be left."""
-    names = sorted(
-        {
-            name
-            for entry in glossary.entries
-            if entry.kind == GAME and set(entry.games) & set(games)
-            for terms in entry.terms.values()
-            for name in terms
-        },
-        key=len,
-        reverse=True,
-    )
+    """`query` without the name of each game it names (the lexicon's game entries: the
+    longest found, once) and the preposition that led to it: the game is a filter's hint,
+    not what the question asks, so the meaning models do not read it (a section's phrases
+    never name their game). A second use of a word ("song tactics: … a tactics card") is
+    kept. The query itself when nothing would be left."""
     text = query
-    for name in names:
-        pattern = _BEFORE_GAME_NAME + r"(?<!\w)" + re.escape(name) + r"(?!\w)\s*:?"
-        text = re.sub(pattern, " ", text, flags=re.IGNORECASE)
+    for entry in glossary.entries:
+        if entry.kind != GAME or not set(entry.games) & set(games):
+            continue
+        names = sorted({name for terms in entry.terms.values() for name in terms}, key=len)
+        for name in reversed(names):
+            pattern = _BEFORE_GAME_NAME + r"(?<!\w)" + re.escape(name) + r"(?!\w)\s*:?"
+            text, found = re.subn(pattern, " ", text, count=1, flags=re.IGNORECASE)
+            if found:
+                break
     text = " ".join(text.split()).strip(" :,;-")
     return text or query
 

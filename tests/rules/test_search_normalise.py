@@ -387,6 +387,11 @@ def test_plan_query_meaning_text_leaves_out_the_named_game(query, read):
     assert plan.meaning_query == read
 
 
+def test_plan_query_meaning_text_keeps_a_second_use_of_the_games_word():
+    plan = plan_query("song tactics: a tactics card", ["fr"], load_terms(), _vocabularies())
+    assert plan.meaning_query == "a tactics card"
+
+
 def test_plan_query_meaning_text_is_the_query_when_no_game_is_named():
     plan = plan_query("discard tactics cards", ["fr"], load_terms(), _vocabularies())
     assert plan.meaning_query == "discard tactics cards"
