@@ -9,9 +9,15 @@ def search_picker(page, text: str) -> None:
     Waiting for the response alone is not enough: htmx swaps it in a moment later, and a
     click in between lands on the stale results (whose form is then removed, so its add
     is lost). The answer carries the query it answers in `data-q`.
+
+    Typing before htmx has bound the picker's `input` trigger sends nothing (seen once in
+    CI's SQLite pass, under load: the builder's page was asserted on as soon as its URL
+    changed, before its scripts had run), so it first waits for the page's load and htmx.
     """
     from playwright.sync_api import expect
 
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => window.htmx !== undefined")
     box = page.locator("#picker-q")
     if box.input_value() != text:
         with page.expect_response(re.compile(r"/cards/\?q=")):
