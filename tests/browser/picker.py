@@ -11,8 +11,9 @@ def search_picker(page, text: str) -> None:
     is lost). The answer carries the query it answers in `data-q`.
 
     Typing before htmx has bound the picker's `input` trigger sends nothing (seen once in
-    CI's SQLite pass, under load: the builder's page was asserted on as soon as its URL
-    changed, before its scripts had run), so it first waits for the page's load and htmx.
+    the SQLite pass of `scripts/test`, under load: the builder's page was asserted on as
+    soon as its URL changed, before its scripts had run), so it first waits for the page's
+    load and htmx.
     """
     from playwright.sync_api import expect
 
