@@ -96,6 +96,18 @@ class Glossary:
     def get(self, key: str) -> Entry | None:
         return next((entry for entry in self.entries if entry.key == key), None)
 
+    @cached_property
+    def game_names(self) -> dict[str, tuple[str, ...]]:
+        """Each game's names as written, in every language, longest first."""
+        names: dict[str, set[str]] = {}
+        for entry in self.entries:
+            if entry.kind == GAME:
+                for game in entry.games:
+                    names.setdefault(game, set()).update(
+                        name for terms in entry.terms.values() for name in terms
+                    )
+        return {game: tuple(sorted(found, key=len, reverse=True)) for game, found in names.items()}
+
     def vocabulary(self, lang: str) -> frozenset[str]:
         """Every token of every term in `lang` (typo tolerance corrects towards these too)."""
         return self._vocabulary.get(lang, frozenset())

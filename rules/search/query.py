@@ -478,11 +478,8 @@ def without_game_names(query: str, games: Mapping[str, float], glossary: Glossar
     never name their game). A second use of a word ("song tactics: … a tactics card") is
     kept. The query itself when nothing would be left."""
     text = query
-    for entry in glossary.entries:
-        if entry.kind != GAME or not set(entry.games) & set(games):
-            continue
-        names = sorted({name for terms in entry.terms.values() for name in terms}, key=len)
-        for name in reversed(names):
+    for game in games:
+        for name in glossary.game_names.get(game, ()):
             pattern = _BEFORE_GAME_NAME + r"(?<!\w)" + re.escape(name) + r"(?!\w)\s*:?"
             text, found = re.subn(pattern, " ", text, count=1, flags=re.IGNORECASE)
             if found:

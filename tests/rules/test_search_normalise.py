@@ -402,6 +402,13 @@ def test_plan_query_meaning_text_is_the_query_when_it_only_names_a_game():
     assert plan.meaning_query == "hand of the king"
 
 
+def test_glossary_names_each_game_longest_first():
+    names = load_terms().game_names
+    assert set(names) == {"tmg", "tactics", "agot", "hotk"}
+    assert "song tactics" in names["tactics"] and "la main du roi" in names["hotk"]
+    assert all(len(a) >= len(b) for found in names.values() for a, b in zip(found, found[1:]))
+
+
 def test_plan_query_keeps_tactics_cards_a_term_of_the_miniatures_game():
     plan = plan_query("discard tactics cards", ["fr"], load_terms(), _vocabularies())
     assert plan.games == {}
