@@ -21,7 +21,10 @@ Django import.
 A note may also list `asks`: questions a player might type that the section answers, in
 English, written the same way (after reading the section only). They are not search
 words: the meaning model (rules.search.meaning) compares a question with them (a French
-one through its English gloss: rules.search.gloss), as with the note's phrases.
+one through its English gloss: rules.search.gloss), as with the note's phrases. Its
+`situations` are more of them, told as a player tells the case on the table ("my knights
+charged and rolled a 1, can they still…", 12 to 35 words): questions written mid-game are
+long and concrete, and the asks are short.
 """
 
 from __future__ import annotations
@@ -49,11 +52,17 @@ class SectionNote:
     phrases: Mapping[str, tuple[str, ...]]
     original_heading: str = ""  # as written (the meaning model reads it: rules_meaning)
     asks: tuple[str, ...] = ()  # English questions it answers (for the meaning model only)
+    situations: tuple[str, ...] = ()  # the same, told as the case on the table (longer)
 
     @property
     def meaning_phrases(self) -> tuple[str, ...]:
-        """What the meaning model compares a question with: the phrases, then the asks."""
-        return (*(p for lang in NOTE_LANGS for p in self.phrases.get(lang, ())), *self.asks)
+        """What the meaning model compares a question with: the phrases, the asks, then the
+        situations."""
+        return (
+            *(p for lang in NOTE_LANGS for p in self.phrases.get(lang, ())),
+            *self.asks,
+            *self.situations,
+        )
 
     @property
     def search_tokens(self) -> str:
@@ -82,6 +91,7 @@ def parse_notes(data: dict) -> dict[tuple[str, str, str], SectionNote]:
             {note_lang: tuple(item[note_lang]) for note_lang in NOTE_LANGS if item.get(note_lang)},
             item["heading"],
             tuple(item.get("asks") or ()),
+            tuple(item.get("situations") or ()),
         )
         for item in data["sections"]
     }

@@ -48,6 +48,19 @@ def test_parse_notes_keeps_asks_for_the_meaning_model_not_as_search_words():
     assert note.search_tokens == "~en:spider"
 
 
+def test_parse_notes_keeps_situations_after_the_asks_not_as_search_words():
+    section = {
+        "slug": "tour",
+        "heading": "Le Tour",
+        "en": ["spider"],
+        "asks": ["who moves Varys"],
+        "situations": ["Varys stopped next to my last Stark card, do I take the cards he passed"],
+    }
+    note = parse_notes(_document(sections=[section]))[("hotk", "fr", "tour")]
+    assert note.meaning_phrases[-1].startswith("Varys stopped")
+    assert note.search_tokens == "~en:spider"
+
+
 def test_parse_notes_refuses_another_format():
     with pytest.raises(ValueError):
         parse_notes(_document(format="citadel-glossary/1"))
@@ -71,6 +84,8 @@ def test_shipped_notes_are_short_phrases_one_entry_per_section():
                 assert all(0 < len(phrase.split()) <= 8 for phrase in phrases), item["slug"]
             asks = item.get("asks", [])
             assert len(asks) <= 10 and all(2 <= len(a.split()) <= 16 for a in asks), item["slug"]
+            told = item.get("situations", [])
+            assert len(told) <= 4 and all(8 <= len(t.split()) <= 40 for t in told), item["slug"]
     assert len(load_notes()) >= 400
 
 
