@@ -15,7 +15,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import invalid_request, validated
 from armybuilder.api_parsers import JSONParser
 from armybuilder.checking import (
     GAMES,
@@ -35,6 +34,7 @@ from armybuilder.serializers import (
 from armybuilder.tmg.rulesets import all_rulesets
 from cards.card_sets.selectors import UnusableSet, reading_sets, usable_sets_named
 from cards.models import CardSet
+from common.api_errors import invalid_request, validated
 from common.i18n import CARD_LANGUAGES, current_language
 
 MAX_BATCH: int = settings.CITADEL_MAX_BATCH_LISTS

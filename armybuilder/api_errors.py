@@ -3,7 +3,8 @@ and no request, however malformed, answers 500.
 
 - `exception_handler` (DRF): adds `code` to DRF's errors; a service that cannot be reached
   (`ServiceUnavailable`) answers 503 with Retry-After; a body its serializer refused
-  (`validated(serializer)` raises `InvalidRequest`) answers `invalid_request`'s 400.
+  (`common.api_errors.validated(serializer)` raises `InvalidRequest`) answers
+  `invalid_request`'s 400.
 - `armybuilder.api_parsers.JSONParser` (DRF): a body nested too deeply for Python's parser
   is a 400, not a RecursionError (a module of its own: DRF's settings import it while
   rest_framework.views, which this module imports, is still loading).
@@ -17,7 +18,6 @@ and no request, however malformed, answers 500.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
@@ -28,11 +28,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException
-from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-if TYPE_CHECKING:
-    from rest_framework.serializers import Serializer
+from common.api_errors import InvalidRequest, invalid_request
 
 logger = logging.getLogger(__name__)
 
@@ -48,23 +46,6 @@ class ServiceUnavailable(APIException):
     default_detail = gettext_lazy("This service is unavailable for a moment. Try again shortly.")
 
 
-class InvalidRequest(Exception):
-    """A request body its serializer refused; the exception handler answers it with
-    `invalid_request(errors)`."""
-
-    def __init__(self, errors: dict) -> None:
-        super().__init__(errors)
-        self.errors = errors
-
-
-def validated(serializer: Serializer) -> Any:
-    """The serializer's validated data; InvalidRequest (a 400 naming the first field at
-    fault) when the body does not pass."""
-    if not serializer.is_valid():
-        raise InvalidRequest(serializer.errors)
-    return serializer.validated_data
-
-
 def exception_handler(exc, context):
     if isinstance(exc, InvalidRequest):
         return invalid_request(exc.errors)
@@ -75,27 +56,6 @@ def exception_handler(exc, context):
     if response is not None and isinstance(exc, ServiceUnavailable):
         response["Retry-After"] = str(settings.CITADEL_RETRY_AFTER)
     return response
-
-
-def invalid_request(errors: dict) -> Response:
-    """A 400 whose detail names the first field at fault (all of them are under errors)."""
-    field, messages = next(iter(errors.items()))
-    while True:
-        if isinstance(messages, list) and messages and isinstance(messages[0], dict):
-            # many=True: one dict per item, empty for the items without an error
-            index = next((i for i, item in enumerate(messages) if item), 0)
-            field, messages = f"{field}.{index}", messages[index]
-        elif isinstance(messages, dict) and messages:  # a nested field: lists.0.id
-            key, messages = next(iter(messages.items()))
-            field = f"{field}.{key}"
-        else:
-            break
-    message = messages[0] if isinstance(messages, list) and messages else str(messages)
-    detail = message if field == "non_field_errors" else f"{field}: {message}"
-    return Response(
-        {"detail": detail, "code": "invalid", "field": field, "errors": errors},
-        status=status.HTTP_400_BAD_REQUEST,
-    )
 
 
 # --- the database gone for a moment ------------------------------------------------------------

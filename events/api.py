@@ -28,11 +28,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import invalid_request, validated
 from armybuilder.api_parsers import JSONParser
 from armybuilder.lists.models import ArmyList
 from armybuilder.serializers import ErrorSerializer
 from cards.api.pagination import CappedPageNumberPagination
+from common.api_errors import invalid_request, validated
 from common.i18n import current_language
 
 from . import errata, intake, selectors, services

@@ -15,8 +15,9 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api_errors import ServiceUnavailable, invalid_request, validated
+from armybuilder.api_errors import ServiceUnavailable
 from armybuilder.api_parsers import JSONParser
+from common.api_errors import invalid_request, validated
 
 from . import services
 from .models import ExportJob, ExportStatus

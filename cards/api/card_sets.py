@@ -24,6 +24,7 @@ from cards.card_sets import selectors, services
 from cards.card_sets.document import export_set_document, import_set_document
 from cards.card_sets.services import CardSetError
 from cards.models import CardSet, Faction, Game, SetVisibility
+from common.api_errors import validated
 
 from .pagination import CappedPageNumberPagination
 
@@ -120,20 +121,6 @@ def _error(exc: CardSetError) -> Response:
     return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
-def _invalid(errors: dict) -> Response:
-    """A 400 naming the first field at fault (nested fields as `cards.3`)."""
-    field, messages = next(iter(errors.items()))
-    field = str(field)
-    while isinstance(messages, dict) and messages:
-        key, messages = next(iter(messages.items()))
-        field = f"{field}.{key}"
-    if isinstance(messages, list) and messages and isinstance(messages[0], dict | list):
-        messages = messages[0]
-    message = messages[0] if isinstance(messages, list) and messages else messages
-    body = {"detail": f"{field}: {message}", "code": "invalid", "field": field}
-    return Response(body, status=status.HTTP_400_BAD_REQUEST)
-
-
 class CardSetAPIView(APIView):
     permission_classes = [AllowAny]  # who may do what is the selectors' call
     # JSON bodies only: the site's JSON parser (a body nested too deeply is a 400).
@@ -194,10 +181,8 @@ class CardSetsView(CardSetAPIView):
     def post(self, request: Request) -> Response:
         if not request.user.is_authenticated:
             raise NotAuthenticated(_("Sign in to create a card set."))
-        serializer = CardSetSerializer(data=request.data)
-        if not serializer.is_valid():
-            return _invalid(serializer.errors)
-        card_set = services.create_card_set(owner=request.user, **serializer.validated_data)
+        data = validated(CardSetSerializer(data=request.data))
+        card_set = services.create_card_set(owner=request.user, **data)
         return Response(set_json(card_set, request), status=status.HTTP_201_CREATED)
 
 
@@ -218,10 +203,7 @@ class CardSetDetailView(CardSetAPIView):
     )
     def patch(self, request: Request, slug: str) -> Response:
         card_set = self.editable(slug)
-        serializer = CardSetSerializer(data=request.data, partial=True)
-        if not serializer.is_valid():
-            return _invalid(serializer.errors)
-        data = serializer.validated_data
+        data = validated(CardSetSerializer(data=request.data, partial=True))
         services.update_card_set(
             card_set=card_set,
             name=data.get("name", card_set.name),
@@ -263,8 +245,6 @@ class CardSetDocumentView(CardSetAPIView):
         if not isinstance(request.data, dict):
             body = {"detail": _("The body must be a JSON object."), "code": "invalid"}
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
-        serializer = DocumentSerializer(data=request.data)
-        if not serializer.is_valid():
-            return _invalid(serializer.errors)
+        validated(DocumentSerializer(data=request.data))
         result = import_set_document(card_set=card_set, document=request.data)
         return Response(ImportResultSerializer(result).data)

@@ -131,3 +131,13 @@ def test_list_mine_shows_only_own_sets(alice, bob, factions):
 def test_list_with_a_bad_mine_value_is_a_json_400(bob):
     response = client_for(bob).get(API, {"mine": "maybe"})
     assert response.status_code == 400 and response.json()["field"] == "mine"
+
+
+def test_import_document_of_the_wrong_shape_is_a_json_400_naming_the_item(alice, factions):
+    card_set = services.create_card_set(owner=alice, name="Mine")
+    response = client_for(alice).post(
+        f"{API}{card_set.slug}/document/", {"cards": [row("a"), "not a card"]}, format="json"
+    )
+    body = response.json()
+    assert response.status_code == 400 and body["field"] == "cards.1" and body["code"] == "invalid"
+    assert not card_set.cards.exists()
