@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -471,6 +471,15 @@ def plan_query(
 _BEFORE_GAME_NAME = r"(?:\b(?:in|for|with|en|dans|au|pour|à)\s+(?:the\s+|le\s+|la\s+|l')?)?"
 
 
+@lru_cache(maxsize=256)
+def _game_name_pattern(name: str) -> re.Pattern[str]:
+    """A game's name as a whole word, with the preposition that may lead to it (compiled
+    once: the glossary's game names are a few dozen)."""
+    return re.compile(
+        _BEFORE_GAME_NAME + r"(?<!\w)" + re.escape(name) + r"(?!\w)\s*:?", re.IGNORECASE
+    )
+
+
 def without_game_names(query: str, games: Mapping[str, float], glossary: Glossary) -> str:
     """`query` without the name of each game it names (the lexicon's game entries: the
     longest found, once) and the preposition that led to it: the game is a filter's hint,
@@ -480,8 +489,7 @@ def without_game_names(query: str, games: Mapping[str, float], glossary: Glossar
     text = query
     for game in games:
         for name in glossary.game_names.get(game, ()):
-            pattern = _BEFORE_GAME_NAME + r"(?<!\w)" + re.escape(name) + r"(?!\w)\s*:?"
-            text, found = re.subn(pattern, " ", text, count=1, flags=re.IGNORECASE)
+            text, found = _game_name_pattern(name).subn(" ", text, count=1)
             if found:
                 break
     text = " ".join(text.split()).strip(" :,;-")
