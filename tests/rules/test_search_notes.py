@@ -85,7 +85,7 @@ def test_shipped_notes_are_short_phrases_one_entry_per_section():
             asks = item.get("asks", [])
             assert len(asks) <= 10 and all(2 <= len(a.split()) <= 16 for a in asks), item["slug"]
             told = item.get("situations", [])
-            assert len(told) <= 4 and all(8 <= len(t.split()) <= 40 for t in told), item["slug"]
+            assert len(told) <= 4 and all(12 <= len(t.split()) <= 35 for t in told), item["slug"]
     assert len(load_notes()) >= 400
 
 
