@@ -137,6 +137,11 @@ CITADEL_MEANING_MODEL = os.environ.get(
 CITADEL_MULTILINGUAL_MODEL = os.environ.get(
     "CITADEL_MULTILINGUAL_MODEL", str(BASE_DIR / "var" / "meaning" / "multilingual-e5-small")
 )
+# The shipped section notes (rules/data/section_notes: the words players use for each
+# section of the five rulebooks, and the questions it answers). Off, the search ranks the
+# books as it ranks one imported from another text, which no note fits: what
+# `CITADEL_SECTION_NOTES=0 manage.py rules_relevance` measures.
+CITADEL_SECTION_NOTES = env_bool("CITADEL_SECTION_NOTES", True)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -32,7 +32,7 @@ from .glossary import load_terms
 from .index import SearchIndex, SectionRow, body_meanings, meaning_models_of
 from .meaning import CACHE, MeaningModels, SentenceEncoder, load_encoder, meaning_texts
 from .multilingual import load_multilingual
-from .notes import SectionNote, find_note, load_notes
+from .notes import Notes, SectionNote, find_note, load_notes
 from .query import Vocabulary
 
 VERSION_KEY = "rules-search:index-version"
@@ -77,7 +77,13 @@ def _fingerprint() -> tuple:
         book_stats["newest"],
         settings.CITADEL_MEANING_MODEL,  # another model (or none): another index
         settings.CITADEL_MULTILINGUAL_MODEL,
+        settings.CITADEL_SECTION_NOTES,  # the shipped notes on or off: another index
     )
+
+
+def section_notes() -> Notes:
+    """The shipped section notes, or none when CITADEL_SECTION_NOTES is off."""
+    return load_notes() if settings.CITADEL_SECTION_NOTES else {}
 
 
 def meaning_encoders() -> tuple[SentenceEncoder, ...]:
@@ -104,7 +110,7 @@ def remember_meanings(book) -> None:
     models = meaning_models()
     if models is None:
         return
-    notes = load_notes()
+    notes = section_notes()
     sections = list(book.sections.values_list("slug", "heading", "body"))
     texts = [
         meaning_texts(
@@ -174,7 +180,7 @@ def build_index(fingerprint: object = None, books: dict | None = None) -> Search
             headings.append(parent_heading)
         return " ".join(headings)
 
-    notes = load_notes()
+    notes = section_notes()
 
     def section_rows():
         columns = (*fields, "search_heading", "search_body")

@@ -18,6 +18,9 @@ import rules.search.index as index_module
 from rules.search.glossary import load_terms
 from rules.search.index import (
     MEANING_CANDIDATES,
+    W_BARE_PHRASE,
+    W_BARE_SENTENCE,
+    W_SENTENCE,
     SearchIndex,
     SectionRow,
     body_meanings,
@@ -297,6 +300,24 @@ def test_meaning_adds_the_sections_closest_body_sentence_once_encoded(encoder):
     assert explained["meaning"]["sentence"] == RULE
     assert explained["meaning"]["sentence_similarity"] > 0.3
     assert explained["boosts"]["meaning"] > boost_before
+
+
+def test_meaning_of_a_section_without_notes_leans_on_its_body(encoder):
+    rows = [
+        row(1, "Soldats", f"{MOVING} {RULE}", lang="fr", phrases=("the box contents",)),
+        row(2, "Soldats", f"{MOVING} {RULE}", lang="fr"),
+    ]
+    body_meanings(english(encoder), [(r.body, r.lang) for r in rows], encode_missing=True)
+    index = SearchIndex(rows, TERMS, models=english(encoder))
+    plan = plan_query("can two models stand in one square", ["fr"], TERMS, index.vocabularies)
+    found, vectors = index.rank(plan, meaning=functools.partial(index.meaning_of, plan))
+    assert [int(index.ids[r.position]) for r in found] == [2, 1]
+    bare, noted = (vectors.meaning[r.position] for r in found)
+    assert bare.said == pytest.approx(noted.said) and bare.said > 0.3
+    # The same body sentence weighs W_BARE_SENTENCE / W_SENTENCE more in the bare section.
+    scale = bare.boost / (W_BARE_PHRASE * max(bare.similarity, 0) + W_BARE_SENTENCE * bare.said)
+    expected = scale * (max(noted.similarity, 0) + W_SENTENCE * noted.said)
+    assert noted.boost == pytest.approx(expected)
 
 
 def test_index_without_the_model_explains_no_meaning():

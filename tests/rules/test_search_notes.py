@@ -122,6 +122,14 @@ def test_search_sections_reads_no_notes_for_a_section_with_another_heading():
     assert NOTED_SLUG not in {hit.section.slug for hit in hits}
 
 
+@pytest.mark.django_db
+def test_search_sections_reads_no_notes_when_section_notes_are_off(settings):
+    _hotk_book()
+    settings.CITADEL_SECTION_NOTES = False
+    hits = search_sections("is diagonal movement allowed", book="hotk-notes")
+    assert NOTED_SLUG not in {hit.section.slug for hit in hits}
+
+
 def test_database_queries_leave_out_the_note_tokens():
     plan = plan_query("what if my charge falls short", ["fr"], load_terms(), {}, None)
     query = plan.langs["fr"]

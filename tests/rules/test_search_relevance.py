@@ -242,26 +242,29 @@ def test_search_relevance_real_rulebooks_rank_expected_section_first(real_books,
 # --- the relevance set of questions as players ask them (tests/rules/relevance) -----------
 
 RELEVANCE_SET = Path(__file__).resolve().parent / "relevance" / "queries.jsonl"
-# The goal is 90 % first and 98 % in the top three (issue 15). On the 817 questions the
-# search reaches 82.7 % and 94.4 % with both meaning models (held-out questions: 80 % and
-# 93 %; the 630 questions written blind, by helpers who never saw the search: 80 % and
-# 93 %), and 65.1 % and 83.8 % on words alone, the same on SQLite and PostgreSQL. The
-# floors guard what is reached, a few queries below it, so a change that loses ground
-# fails; raise them as the search improves (round 11 raised them with the multilingual
-# model; round 12 the blind top-three floor, after its meaning picks). Rounds 12 and 13
-# lowered some by one point where a new blind batch left them one question or none of
-# room (a floor with no room fails on any change): round 12 the held-out and words-alone
-# ones (fresh12-: 56 % / 82 % on words alone); round 13 the whole set's first place, the
-# blind top three and words alone's first place (fresh13-, the hardest batch yet: 60 % /
-# 84 %, 51 % / 67 % on words alone). Round 14 raised the held-out ones and the blind top
-# three (more asks per section) and lowered words alone's top three (fresh14-: 58 % / 80 %
-# on words alone, which the asks do not change). Round 15 lowered the blind top three and
-# words alone's floors (fresh15-: 69 % / 84 %, and 42 % / 64 % on words alone, the hardest
-# batch yet for the words).
-TOP1_FLOOR, TOP3_FLOOR = 0.82, 0.94
+# The goal is 90 % first and 98 % in the top three (issue 15). On the 862 questions the
+# search reaches 81.6 % and 92.9 % with both meaning models (held-out questions: 80 % and
+# 93 %; the 675 questions written blind, by helpers who never saw the search: 79 % and
+# 91 %), 65.3 % and 83.2 % with the section notes off (a book imported from another text),
+# and 63.7 % and 82.1 % on words alone, the same on SQLite and PostgreSQL. The floors guard
+# what is reached, a few queries below it, so a change that loses ground fails; raise them
+# as the search improves (round 11 raised them with the multilingual model; round 12 the
+# blind top-three floor, after its meaning picks). Rounds 12 to 16 lowered some by a point
+# or two where a new blind batch left them one question or none of room (a floor with no
+# room fails on any change): round 12 the held-out and words-alone ones (fresh12-: 56 % /
+# 82 % on words alone); round 13 the whole set's first place, the blind top three and
+# words alone's first place (fresh13-, 60 % / 84 %, 51 % / 67 % on words alone). Round 14
+# raised the held-out ones and the blind top three (more asks per section) and lowered
+# words alone's top three (fresh14-: 58 % / 80 % on words alone). Round 15 lowered the
+# blind top three and words alone's floors (fresh15-: 69 % / 84 %, and 42 % / 64 % on words
+# alone). Round 16 lowered the whole set's, the blind and words alone's (fresh16-, the
+# hardest batch yet, asked of sections no earlier batch had: 60 % / 67 %, 38 % / 51 % on
+# words alone) and added the floor without notes.
+TOP1_FLOOR, TOP3_FLOOR = 0.81, 0.92
 HELD_OUT_TOP1_FLOOR, HELD_OUT_TOP3_FLOOR = 0.78, 0.92
-BLIND_TOP1_FLOOR, BLIND_TOP3_FLOOR = 0.79, 0.92
-WORDS_TOP1_FLOOR, WORDS_TOP3_FLOOR = 0.64, 0.83  # without the meaning model
+BLIND_TOP1_FLOOR, BLIND_TOP3_FLOOR = 0.78, 0.90
+WORDS_TOP1_FLOOR, WORDS_TOP3_FLOOR = 0.63, 0.82  # without the meaning model
+BARE_TOP1_FLOOR, BARE_TOP3_FLOOR = 0.64, 0.82  # both models, the section notes off
 
 
 def test_relevance_set_is_large_varied_and_names_real_books():
@@ -318,6 +321,26 @@ def test_relevance_set_questions_written_blind_keep_their_floor(relevance_report
     top1, top3 = relevance_report.share(blind), relevance_report.share(blind, top=3)
     assert top1 >= BLIND_TOP1_FLOOR, f"blind top-1 {top1:.0%} < {BLIND_TOP1_FLOOR:.0%}"
     assert top3 >= BLIND_TOP3_FLOOR, f"blind top-3 {top3:.0%} < {BLIND_TOP3_FLOOR:.0%}"
+
+
+def test_relevance_set_without_section_notes_keeps_its_floor(
+    real_books, meaning_model_session, multilingual_model_session, django_db_blocker
+):
+    """A book imported from another text has no notes: the models read its headings and
+    body sentences only."""
+    with (
+        django_db_blocker.unblock(),
+        override_settings(
+            CITADEL_MEANING_MODEL=str(meaning_model_session),
+            CITADEL_MULTILINGUAL_MODEL=str(multilingual_model_session),
+            CITADEL_SECTION_NOTES=False,
+        ),
+    ):
+        call_command("rules_meaning", "--warm", stdout=io.StringIO())
+        report = evaluate_set(load_cases(RELEVANCE_SET), search_sections)
+    top1, top3 = report.share(), report.share(top=3)
+    assert top1 >= BARE_TOP1_FLOOR, f"without notes top-1 {top1:.0%} < {BARE_TOP1_FLOOR:.0%}"
+    assert top3 >= BARE_TOP3_FLOOR, f"without notes top-3 {top3:.0%} < {BARE_TOP3_FLOOR:.0%}"
 
 
 def test_relevance_set_on_words_alone_keeps_its_floor(real_books):

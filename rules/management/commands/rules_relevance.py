@@ -4,6 +4,8 @@ Runs the relevance set (tests/rules/relevance/queries.jsonl by default) through 
 search on the current database and prints top-1 and top-3 per query language, query →
 book language, kind of query, form and split. With --rulebooks, first imports the books
 the set names (books.json beside the queries, else the project set's) from that folder.
+With CITADEL_SECTION_NOTES=0, the books rank without their shipped notes, as a book
+imported from another text does.
 """
 
 from __future__ import annotations
@@ -57,7 +59,10 @@ class Command(BaseCommand):
         if split:
             cases = [case for case in cases if case.split == split]
         report = evaluate(cases, search_sections)
-        self.stdout.write(f"rules search relevance on {connection.vendor}, {len(cases)} queries")
+        notes = "" if settings.CITADEL_SECTION_NOTES else " (section notes off)"
+        self.stdout.write(
+            f"rules search relevance on {connection.vendor}, {len(cases)} queries{notes}"
+        )
         self.stdout.write(report.table())
         if options["misses"]:
             self.stdout.write("\nnot ranked first:")
