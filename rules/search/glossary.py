@@ -235,34 +235,57 @@ def load_dictionary() -> dict[Direction, Glossary]:
 
 
 @dataclass(frozen=True)
+class PhraseCues:
+    """Word sequences (folded, lower-case) that tell what a question asks for, each under a
+    name: the language of "how many", or the kind of section "who designed" asks for."""
+
+    phrases: dict[str, tuple[tuple[str, ...], ...]]
+
+    def found(self, query_words: Sequence[str]) -> frozenset[str]:
+        """The names whose phrases stand in the query's words (folded, lower-case, in
+        order): only the phrases starting with each word are compared (every search asks
+        this, and trying each phrase at each word cost a tenth of the query's planning)."""
+        words = tuple(query_words)
+        names = set()
+        for i, word in enumerate(words):
+            for phrase, name in self._by_first_word.get(word, ()):
+                if words[i : i + len(phrase)] == phrase:
+                    names.add(name)
+        return frozenset(names)
+
+    @cached_property
+    def _by_first_word(self) -> dict[str, list[tuple[tuple[str, ...], str]]]:
+        """(phrase, name) of every phrase, by its first word."""
+        found: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for name, phrases in self.phrases.items():
+            for phrase in phrases:
+                if phrase:
+                    found.setdefault(phrase[0], []).append((phrase, name))
+        return found
+
+
+def _phrase_cues(raw: dict) -> PhraseCues:
+    """name -> phrases as written, folded and split into words."""
+    return PhraseCues(
+        {
+            name: tuple(tuple(fold_accents(p.lower()).split()) for p in phrases)
+            for name, phrases in raw.items()
+        }
+    )
+
+
+@dataclass(frozen=True)
 class NumberCues:
     """What tells a question asking for a number ("how many", "combien", "چند": `asks`,
-    per language, as folded lower-case word sequences) and what states one in a section
-    (`values`: per language, the tokens of number words; digits always count)."""
+    per language) and what states one in a section (`values`: per language, the tokens of
+    number words; digits always count)."""
 
-    asks: dict[str, tuple[tuple[str, ...], ...]]
+    asks: PhraseCues
     values: dict[str, frozenset[str]]
 
     def asked(self, query_words: Sequence[str]) -> bool:
-        """Whether the query's words (folded, lower-case, in order) ask for a number: only
-        the phrases starting with each word are compared (every search asks this, and
-        trying each phrase at each word cost a tenth of the query's planning)."""
-        words = tuple(query_words)
-        for i, word in enumerate(words):
-            for phrase in self._asks_by_first_word.get(word, ()):
-                if words[i : i + len(phrase)] == phrase:
-                    return True
-        return False
-
-    @cached_property
-    def _asks_by_first_word(self) -> dict[str, list[tuple[str, ...]]]:
-        """The `asks` phrases of every language, by their first word."""
-        found: dict[str, list[tuple[str, ...]]] = {}
-        for phrases in self.asks.values():
-            for phrase in phrases:
-                if phrase:
-                    found.setdefault(phrase[0], []).append(phrase)
-        return found
+        """Whether the query's words (folded, lower-case, in order) ask for a number."""
+        return bool(self.asks.found(query_words))
 
     def states(self, token: str, lang: str) -> bool:
         """Whether a section token states a number in `lang` (digits, or a number word)."""
@@ -271,15 +294,30 @@ class NumberCues:
 
 def parse_number_cues(data: dict) -> NumberCues:
     numbers = data.get("numbers") or {}
-    asks = {
-        lang: tuple(tuple(fold_accents(p.lower()).split()) for p in phrases)
-        for lang, phrases in (numbers.get("asks") or {}).items()
-    }
     values = {
         lang: frozenset(t for word in found for t in tokens(word, lang))
         for lang, found in (numbers.get("values") or {}).items()
     }
-    return NumberCues(asks, values)
+    return NumberCues(_phrase_cues(numbers.get("asks") or {}), values)
+
+
+def parse_kind_cues(data: dict) -> PhraseCues:
+    """The lexicon's `kinds`: per kind of section the ranking keeps below the rules
+    (credits, examples), the words of a question that asks for one, all languages
+    together."""
+    kinds = {
+        kind: [phrase for phrases in per_lang.values() for phrase in phrases]
+        for kind, per_lang in (data.get("kinds") or {}).items()
+        if kind != "about"
+    }
+    return _phrase_cues(kinds)
+
+
+@lru_cache(maxsize=1)
+def load_kind_cues() -> PhraseCues:
+    """The kind cues of the lexicon (cached)."""
+    with open(LEXICON_PATH, encoding="utf-8") as handle:
+        return parse_kind_cues(json.load(handle))
 
 
 @lru_cache(maxsize=1)

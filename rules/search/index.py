@@ -210,6 +210,12 @@ class SearchIndex:
         self.kind_penalty = np.fromiter(
             (KIND_PENALTY.get(r.kind, 0.0) for r in rows), dtype=np.float32, count=n
         )
+        # Per penalised kind, its sections: a query asking for that kind (the lexicon's
+        # `kinds`: "who designed", "example") ranks them without the penalty.
+        self.kind_masks = {
+            kind: np.fromiter((r.kind == kind for r in rows), dtype=bool, count=n)
+            for kind in KIND_PENALTY
+        }
         self.lang_masks = {lang: np.array([x == lang for x in self.langs], bool) for lang in LANGS}
         self.ranges = {}
         for lang, mask in self.lang_masks.items():
@@ -765,10 +771,20 @@ class SearchIndex:
         score += W_FOCUS * self._focus(plan, cache)
         cache.preference = self._reader_language(plan)
         score += W_LANGUAGE * cache.preference
-        score -= self.kind_penalty
+        score -= self._kind_penalty(plan)
         score -= self.fragments
         self._add_passages(score, matched, readings, cache, asks_number=plan.asks_number)
         return score, matched, cache
+
+    def _kind_penalty(self, plan: QueryPlan) -> np.ndarray:
+        """KIND_PENALTY per section, but none for the kinds the query asks for."""
+        asked = [kind for kind in plan.asks_kinds if kind in self.kind_masks]
+        if not asked:
+            return self.kind_penalty
+        penalty = self.kind_penalty.copy()
+        for kind in asked:
+            penalty[self.kind_masks[kind]] = 0.0
+        return penalty
 
     def _add_passages(
         self, score: np.ndarray, matched: np.ndarray, readings, cache, *, asks_number=False
@@ -1049,7 +1065,7 @@ class SearchIndex:
                 "heading_focus": round(float(W_FOCUS * self._focus(plan, cache)[position]), 3),
                 "passage": round(W_PASSAGE * (passages or {}).get(position, 0.0), 3),
                 "language": round(float(W_LANGUAGE * self._reader_language(plan)[position]), 3),
-                "kind_penalty": -float(self.kind_penalty[position]),
+                "kind_penalty": -float(self._kind_penalty(plan)[position]),
                 "fragments": -round(float(W_FRAGMENTS * (1.0 - self.prose[position])), 3),
                 "number": W_NUMBER
                 if plan.asks_number

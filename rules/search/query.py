@@ -27,7 +27,16 @@ from functools import cached_property, lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from .glossary import DICTIONARY, GAME, TERM, WORD, Direction, Glossary, load_number_cues
+from .glossary import (
+    DICTIONARY,
+    GAME,
+    TERM,
+    WORD,
+    Direction,
+    Glossary,
+    load_kind_cues,
+    load_number_cues,
+)
 from .normalise import LANGS, STOP_WORDS, fold_accents, scripts, word_tokens, words
 from .notes import NOTE_LANGS, note_phrase
 
@@ -215,6 +224,9 @@ class QueryPlan:
     # What the meaning models read: the query without the names of the games it names
     # ("bonus for charging in tactics" -> "bonus for charging"); empty: the query itself.
     meaning_text: str = ""
+    # The kinds of section the ranking keeps below the rules that the query asks for
+    # ("who designed" the credits, "example" the examples): they rank without the penalty.
+    asks_kinds: frozenset[str] = frozenset()
 
     @property
     def meaning_query(self) -> str:
@@ -462,9 +474,18 @@ def plan_query(
                 read_as.append(source)
         if interpretations:
             plan[target] = LangQuery(target, tuple(interpretations), tuple(weights), tuple(read_as))
-    asks_number = load_number_cues().asked([fold_accents(w.lower()) for w in all_words])
+    folded = [fold_accents(w.lower()) for w in all_words]
     meaning_text = without_game_names(query, games, glossary) if games else ""
-    return QueryPlan(query, plan, corrections, games, source_weights, asks_number, meaning_text)
+    return QueryPlan(
+        query,
+        plan,
+        corrections,
+        games,
+        source_weights,
+        asks_number=load_number_cues().asked(folded),
+        meaning_text=meaning_text,
+        asks_kinds=load_kind_cues().found(folded),
+    )
 
 
 # A preposition or article left hanging by a game's name taken out ("in the", "dans le").

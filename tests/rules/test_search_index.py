@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules.search.glossary import load_terms
-from rules.search.index import SearchIndex, SectionRow
+from rules.search.index import KIND_PENALTY, SearchIndex, SectionRow
 from rules.search.normalise import normalise
 from rules.search.query import plan_query
 from rules.search.service import normalise_paragraphs
@@ -217,6 +217,24 @@ def test_a_question_asking_for_a_number_prefers_the_passage_stating_one():
     headings, index, plan = ranked(NUMBER_ROWS, "how many cards in the tactics deck")
     assert headings[0] == "Taille"
     assert index.explain(plan, 1)["asks_number"] is True
+
+
+CREDITS_ROWS = [
+    row(1, "Mise en place", "Le jeu se joue en rounds, chaque joueur active ses unités."),
+    row(2, "Crédits", "Conception du jeu : Jeanne Martin. Illustrations : Paul Durand.",
+        kind="credits"),
+]  # fmt: skip
+
+
+def test_a_question_asking_who_designed_the_game_ranks_the_credits_unpenalised():
+    headings, index, plan = ranked(CREDITS_ROWS, "who designed the game")
+    assert headings[0] == "Crédits"
+    assert index.explain(plan, 1)["boosts"]["kind_penalty"] == 0.0
+
+
+def test_a_rules_question_keeps_the_credits_penalised():
+    _headings, index, plan = ranked(CREDITS_ROWS, "game rounds design")
+    assert index.explain(plan, 1)["boosts"]["kind_penalty"] == -KIND_PENALTY["credits"]
 
 
 def test_a_question_naming_a_thing_gets_no_number_boost():

@@ -438,6 +438,20 @@ def test_plan_of_a_question_naming_a_thing_asks_no_number(query):
     assert not plan_query(query, ["fr"], load_terms(), {}).asks_number
 
 
+@pytest.mark.parametrize(
+    ("query", "kinds"),
+    [
+        ("who designed the tactics game", {"credits"}),
+        ("auteur du jeu la main du roi", {"credits"}),
+        ("an example of a support order", {"example"}),
+        ("exemple de soutien", {"example"}),
+        ("can my unit charge twice", set()),
+    ],
+)
+def test_plan_notes_the_kind_of_section_a_question_asks_for(query, kinds):
+    assert plan_query(query, ["fr"], load_terms(), {}).asks_kinds == kinds
+
+
 @pytest.mark.parametrize("query", ["how many squares", "combien de cartes", "بازی چند دور است"])
 def test_plan_leaves_out_the_words_that_only_ask_for_a_number(query):
     plan = plan_query(query, ["fr", "fa"], load_terms(), {})
