@@ -195,6 +195,11 @@ EXPLAIN_FIELDS = {
         help_text="The query asks for a number or a limit ('how many', 'combien'): a "
         "section whose best passage states one gets the number boost."
     ),
+    "asks_kinds": serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The kinds of section the query asks for ('who designed': credits; "
+        "'example': example): they rank without their kind penalty.",
+    ),
     "game_likelihood": serializers.DictField(
         child=serializers.FloatField(), help_text="Each game's likelihood given the query."
     ),

@@ -1077,6 +1077,7 @@ class SearchIndex:
             "meaning": self._explain_meaning(plan, found),
             "passage_line": cache.best_passage.get(position),
             "asks_number": plan.asks_number,
+            "asks_kinds": sorted(plan.asks_kinds),
             "game_likelihood": {g: round(v, 3) for g, v in sorted(likelihood.items())},
             "games_named": sorted(plan.games),
         }

@@ -272,6 +272,26 @@ def test_rules_search_bad_explain_is_400(client, books):
     assert response.json()["code"] == "invalid_explain"
 
 
+def test_rules_search_explain_shows_a_question_asking_for_the_credits(client):
+    book = make_book(
+        "hotk-credits",
+        "fr",
+        game="hotk",
+        edition_key="",
+        sections=[
+            ("Mise en place", "Chaque joueur prend une carte du jeu.", ""),
+            ("Crédits", "Conception du jeu : Jeanne Martin.", ""),
+        ],
+    )
+    book.sections.filter(heading="Crédits").update(kind="credits")
+    index_book(book)
+    results = client.get(SEARCH, {"q": "who designed the game", "explain": "1"}).json()
+    first = results["results"][0]
+    assert first["heading"] == "Crédits"
+    assert first["explain"]["asks_kinds"] == ["credits"]
+    assert first["explain"]["boosts"]["kind_penalty"] == 0
+
+
 def test_rules_search_explain_is_in_the_openapi_schema(client):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     parameters = schema["paths"]["/api/v1/rules/search/"]["get"]["parameters"]
