@@ -173,10 +173,6 @@ EXPLAIN_FIELDS = {
                 "when it read it (the query, or its word-for-word English gloss when it "
                 "reads as French), else the query itself."
             ),
-            "closest": serializers.BooleanField(
-                help_text="The section is the closest in meaning to the query of all the "
-                "candidates: it is kept among the first three results."
-            ),
             "read_by": serializers.DictField(
                 child=serializers.CharField(allow_null=True),
                 help_text="Each installed meaning model (all-MiniLM-L6-v2, "

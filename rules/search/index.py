@@ -117,11 +117,6 @@ READING_ORDER = ("en", "fr", "fa")  # a query that reads as several is read as t
 MEANING_CANDIDATES = 20  # the best sections so far whose meaning is compared
 MEANING_POOL = 60  # … and among the best this many, the MEANING_PICKS closest in meaning
 MEANING_PICKS = 3
-# The section closest in meaning (the candidate the models lift most) is among the first
-# MEANING_KEPT results even where its score ranks it lower: the top three shows the
-# meaning's favourite beside the words' best. Round 16: top three 803 -> 808 of 862 (held
-# out 240 -> 242 of 259), first places unchanged (docs/search.md, round 16).
-MEANING_KEPT = 3
 ALL_PASSAGES = np.uint64(2**64 - 1)
 
 
@@ -593,37 +588,7 @@ class SearchIndex:
             strict=True,
         )
         order = [key[3] for key in sorted(keys)]
-        ranked = self._fold_translations(order, scores, matched, cache.preference, limit)
-        if limit >= MEANING_KEPT and cache.meaning:
-            ranked = self._keep_closest(ranked, scores, matched, cache, limit)
-        return ranked, cache
-
-    def _keep_closest(
-        self,
-        ranked: list[Ranked],
-        scores: np.ndarray,
-        matched: np.ndarray,
-        cache: _Vectors,
-        limit: int,
-    ) -> list[Ranked]:
-        """The results with the section closest in meaning (the largest meaning boost; or
-        the result that stands for its rule in another language) moved up to the
-        MEANING_KEPT-th place when it ranks lower or is not among them."""
-        closest = max(cache.meaning, key=lambda position: cache.meaning[position].boost)
-        if cache.meaning[closest].boost <= 0.0:
-            return ranked
-        group = set(self.translations.get(closest, (closest,)))
-        at = next((i for i, found in enumerate(ranked) if found.position in group), None)
-        if at is not None and at < MEANING_KEPT:
-            return ranked
-        size = len(ranked)
-        if at is None:
-            entry = self._fold_translations([closest], scores, matched, cache.preference, 1)[0]
-            size = min(size + 1, limit)
-        else:
-            entry = ranked.pop(at)
-        ranked.insert(MEANING_KEPT - 1, entry)
-        return ranked[:size]
+        return self._fold_translations(order, scores, matched, cache.preference, limit), cache
 
     def meaning_of(
         self, plan: QueryPlan, submit: Submit | None = None
@@ -706,9 +671,8 @@ class SearchIndex:
         keep = [*range(min(MEANING_CANDIDATES, pool.size)), *picks]
         return pool[keep], [phrases[i] for i in keep]
 
-    def _explain_meaning(self, plan: QueryPlan, found: Meaning, *, closest: bool) -> dict | None:
-        """The phrase and body sentence closest to the question, what the model read, and
-        whether the section is the closest in meaning of all (kept in the top three)."""
+    def _explain_meaning(self, plan: QueryPlan, found: Meaning) -> dict | None:
+        """The phrase and body sentence closest to the question, and what the model read."""
         if self.meanings is None or (found.phrase < 0 and found.sentence < 0):
             return None
         sentence = (
@@ -721,7 +685,6 @@ class SearchIndex:
             "similarity": round(found.similarity, 3),
             "sentence": sentence,
             "sentence_similarity": round(found.said, 3),
-            "closest": closest,
             **self._explain_question(plan),
         }
 
@@ -1111,12 +1074,7 @@ class SearchIndex:
                 else 0.0,
                 "meaning": round(found.boost, 3),
             },
-            "meaning": self._explain_meaning(
-                plan,
-                found,
-                closest=found.boost > 0.0
-                and found.boost == max(m.boost for m in (meaning or {}).values()),
-            ),
+            "meaning": self._explain_meaning(plan, found),
             "passage_line": cache.best_passage.get(position),
             "asks_number": plan.asks_number,
             "asks_kinds": sorted(plan.asks_kinds),

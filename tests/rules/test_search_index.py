@@ -3,19 +3,10 @@ books of our own words, no database."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from rules.search.glossary import load_terms
-from rules.search.index import (
-    KIND_PENALTY,
-    MEANING_KEPT,
-    Meaning,
-    Ranked,
-    SearchIndex,
-    SectionRow,
-    _Vectors,
-)
+from rules.search.index import KIND_PENALTY, SearchIndex, SectionRow
 from rules.search.normalise import normalise
 from rules.search.query import plan_query
 from rules.search.service import normalise_paragraphs
@@ -250,32 +241,3 @@ def test_a_question_naming_a_thing_gets_no_number_boost():
     headings, index, plan = ranked(NUMBER_ROWS, "cards in the tactics deck")
     assert headings[0] == "Mélange"
     assert index.explain(plan, 1)["boosts"]["number"] == 0.0
-
-
-def _closest_at(closest, ranked_positions, *, limit=5):
-    """The results after `_keep_closest`, when `closest` has the largest meaning boost."""
-    rows = [row(i, f"Section {i}", "Texte.") for i in range(1, 9)]
-    index = SearchIndex(rows, TERMS)
-    scores = np.arange(len(rows), 0, -1, dtype=np.float32)  # position 0 scores best
-    cache = _Vectors()
-    cache.preference = np.zeros(len(rows), dtype=np.float32)
-    cache.meaning = {p: Meaning(1.0, 0.5, -1) for p in range(len(rows))}
-    cache.meaning[closest] = Meaning(3.0, 0.9, -1)
-    ranked = [Ranked(p, float(scores[p])) for p in ranked_positions]
-    matched = np.ones(len(rows), dtype=bool)
-    kept = index._keep_closest(ranked, scores, matched, cache, limit)
-    return [found.position for found in kept]
-
-
-def test_keep_closest_moves_the_closest_in_meaning_up_to_the_third_place():
-    assert _closest_at(4, [0, 1, 2, 3, 4]) == [0, 1, 4, 2, 3]
-    assert MEANING_KEPT == 3
-
-
-def test_keep_closest_leaves_the_results_when_it_is_among_the_first_three():
-    assert _closest_at(1, [0, 1, 2, 3, 4]) == [0, 1, 2, 3, 4]
-
-
-def test_keep_closest_adds_it_when_it_is_not_among_the_results():
-    assert _closest_at(7, [0, 1, 2, 3, 4]) == [0, 1, 7, 2, 3]
-    assert _closest_at(7, [0, 1]) == [0, 1, 7]
