@@ -302,15 +302,16 @@ def parse_number_cues(data: dict) -> NumberCues:
 
 
 def parse_kind_cues(data: dict) -> PhraseCues:
-    """The lexicon's `kinds`: per kind of section the ranking keeps below the rules
+    """The lexicon's `kinds.asks`: per kind of section the ranking keeps below the rules
     (credits, examples), the words of a question that asks for one, all languages
     together."""
-    kinds = {
-        kind: [phrase for phrases in per_lang.values() for phrase in phrases]
-        for kind, per_lang in (data.get("kinds") or {}).items()
-        if kind != "about"
-    }
-    return _phrase_cues(kinds)
+    asks = (data.get("kinds") or {}).get("asks") or {}
+    return _phrase_cues(
+        {
+            kind: [p for phrases in per_lang.values() for p in phrases]
+            for kind, per_lang in asks.items()
+        }
+    )
 
 
 @lru_cache(maxsize=1)
