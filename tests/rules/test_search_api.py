@@ -12,10 +12,11 @@ SEARCH = "/api/v1/rules/search/"
 
 
 def make_book(slug, lang, game="agot", edition_key="agot-2e", sections=()):
+    """A book of (heading, body, rule_key[, kind]) sections, indexed."""
     book = Rulebook.objects.create(
         slug=slug, lang=lang, game=game, title=slug.upper(), edition_key=edition_key
     )
-    for position, (heading, body, rule_key) in enumerate(sections):
+    for position, (heading, body, rule_key, *kind) in enumerate(sections):
         Section.objects.create(
             book=book,
             slug=f"section-{position}",
@@ -24,6 +25,7 @@ def make_book(slug, lang, game="agot", edition_key="agot-2e", sections=()):
             body=body,
             rule_key=rule_key,
             page_start=position + 2,
+            **({"kind": kind[0]} if kind else {}),
         )
     index_book(book)
     return book
@@ -273,18 +275,16 @@ def test_rules_search_bad_explain_is_400(client, books):
 
 
 def test_rules_search_explain_shows_a_question_asking_for_the_credits(client):
-    book = make_book(
+    make_book(
         "hotk-credits",
         "fr",
         game="hotk",
         edition_key="",
         sections=[
             ("Mise en place", "Chaque joueur prend une carte du jeu.", ""),
-            ("Crédits", "Conception du jeu : Jeanne Martin.", ""),
+            ("Crédits", "Conception du jeu : Jeanne Martin.", "", "credits"),
         ],
     )
-    book.sections.filter(heading="Crédits").update(kind="credits")
-    index_book(book)
     results = client.get(SEARCH, {"q": "who designed the game", "explain": "1"}).json()
     first = results["results"][0]
     assert first["heading"] == "Crédits"

@@ -279,23 +279,31 @@ def test_relevance_set_is_large_varied_and_names_real_books():
     assert 0.2 <= sum(c.holdout for c in cases) / len(cases) <= 0.4
 
 
-@pytest.fixture(scope="module")
-def relevance_report(
-    real_books, meaning_model_session, multilingual_model_session, django_db_blocker
-):
-    """The relevance set's report with both meaning models on, as the product runs: the
-    books were imported with the models off, so their sentences are encoded as for books
-    imported before the models were installed (`rules_meaning --warm`; cached in the
-    session's copies of the models)."""
+def _report_with_models(models: tuple[Path, Path], django_db_blocker, **overrides):
+    """The relevance set's report with both meaning models on, as the product runs (and
+    `overrides` of other settings): the books were imported with the models off, so their
+    sentences are encoded as for books imported before the models were installed
+    (`rules_meaning --warm`; cached in the session's copies of the models)."""
+    english, multilingual = models
     with (
         django_db_blocker.unblock(),
         override_settings(
-            CITADEL_MEANING_MODEL=str(meaning_model_session),
-            CITADEL_MULTILINGUAL_MODEL=str(multilingual_model_session),
+            CITADEL_MEANING_MODEL=str(english),
+            CITADEL_MULTILINGUAL_MODEL=str(multilingual),
+            **overrides,
         ),
     ):
         call_command("rules_meaning", "--warm", stdout=io.StringIO())
         return evaluate_set(load_cases(RELEVANCE_SET), search_sections)
+
+
+@pytest.fixture(scope="module")
+def relevance_report(
+    real_books, meaning_model_session, multilingual_model_session, django_db_blocker
+):
+    """The relevance set's report with both meaning models on."""
+    models = (meaning_model_session, multilingual_model_session)
+    return _report_with_models(models, django_db_blocker)
 
 
 def test_relevance_set_ranks_the_answer_first(relevance_report, capsys):
@@ -329,16 +337,8 @@ def test_relevance_set_without_section_notes_keeps_its_floor(
 ):
     """A book imported from another text has no notes: the models read its headings and
     body sentences only."""
-    with (
-        django_db_blocker.unblock(),
-        override_settings(
-            CITADEL_MEANING_MODEL=str(meaning_model_session),
-            CITADEL_MULTILINGUAL_MODEL=str(multilingual_model_session),
-            CITADEL_SECTION_NOTES=False,
-        ),
-    ):
-        call_command("rules_meaning", "--warm", stdout=io.StringIO())
-        report = evaluate_set(load_cases(RELEVANCE_SET), search_sections)
+    models = (meaning_model_session, multilingual_model_session)
+    report = _report_with_models(models, django_db_blocker, CITADEL_SECTION_NOTES=False)
     top1, top3 = report.share(), report.share(top=3)
     assert top1 >= BARE_TOP1_FLOOR, f"without notes top-1 {top1:.0%} < {BARE_TOP1_FLOOR:.0%}"
     assert top3 >= BARE_TOP3_FLOOR, f"without notes top-3 {top3:.0%} < {BARE_TOP3_FLOOR:.0%}"
