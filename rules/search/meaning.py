@@ -41,7 +41,7 @@ MAX_TOKENS = 128  # the model's training length; longer texts are cut
 MAX_WORD = 100  # longer words are unknown, as in the reference tokenizer
 FILES = ("config.json", "vocab.txt", "model.safetensors")
 CACHE = "phrases.npz"  # in the model's folder: vectors of the phrases met so far
-QUICK = "questions-v1.int8.onnx"  # in the model's folder: the quick run's graph (v: its form)
+QUICK = "questions-v2.int8.onnx"  # in the model's folder: the quick run's graph (v: its form)
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,7 @@ class SentenceEncoder:
     prefixes = {"question": "", "phrase": "", "passage": ""}  # how it is told what it reads
     inputs = INPUTS  # the graph's inputs
     quick_file = QUICK  # the quick graph, kept in the model's folder (its name: its form)
+    former_quick_files: tuple[str, ...] = ("questions-v1.int8.onnx",)  # removed when made
 
     def __init__(self, folder: Path, dimensions: int) -> None:
         self.folder = folder
@@ -149,6 +150,8 @@ class SentenceEncoder:
             try:
                 with made.open("rb") as source:
                     _write_whole(path, lambda out: shutil.copyfileobj(source, out), suffix=".part")
+                for former in self.former_quick_files:
+                    (self.folder / former).unlink(missing_ok=True)
             except OSError:
                 log.warning("%s not kept: made again at the next start", path)
             return session

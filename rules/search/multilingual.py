@@ -181,7 +181,8 @@ class MultilingualEncoder(SentenceEncoder):
     floor = 0.75
     prefixes = {"question": "query: ", "phrase": "query: ", "passage": "passage: "}
     inputs = WORD_INPUTS
-    quick_file = "questions-e5-v1.int8.onnx"
+    quick_file = "questions-e5-v2.int8.onnx"
+    former_quick_files = ("questions-e5-v1.int8.onnx",)
 
     def __init__(self, folder: Path) -> None:
         self.file = ModelFile(folder / FILE)

@@ -454,3 +454,28 @@ def test_a_file_written_whole_leaves_nothing_when_writing_fails(tmp_path):
     with pytest.raises(OSError):
         _write_whole(tmp_path / "vectors.npz", fail, suffix=".npz")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_quick_graph_weights_use_seven_bits(encoder):
+    """7-bit weights: a CPU without VNNI sums their products with the inputs in 16 bits,
+    which full-range weights overflow (encoder_graph.quantize)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(encoder.folder / QUICK)).graph
+    weights = [
+        numpy_helper.to_array(tensor)
+        for tensor in graph.initializer
+        if tensor.data_type == onnx.TensorProto.INT8
+    ]
+    assert weights
+    assert max(int(np.abs(w.astype(np.int16)).max()) for w in weights) <= 64
+
+
+def test_quick_graph_of_a_former_form_is_removed_when_made(model):
+    (model / QUICK).unlink()
+    former = model / SentenceEncoder.former_quick_files[0]
+    former.write_bytes(b"an int8 graph of an earlier form")
+    load_encoder(str(model)).encode_question("retreat")
+    assert (model / QUICK).is_file()
+    assert not former.exists()
