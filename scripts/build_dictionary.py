@@ -10,8 +10,11 @@ English–French entries, a French word by the French–English ones. What is ke
 entry: its translations (senses flattened, in the dictionary's order), without notes in
 brackets, at most MAX_WORDS words each and MAX_TRANSLATIONS of them; headwords and
 translations of more than MAX_WORDS words, proper names (capitalised translations) and
-entries that translate to themselves only are left out. --check exits 1 when the JSON is
-not what the dictionaries give (the file is current).
+entries that translate to themselves only are left out. Each headword's search phrases,
+as rules.search.normalise makes them, are kept beside (`phrases`: the search reads them
+rather than normalising every headword at each start; run this again after a change to
+the normaliser, which tests/rules/test_search_dictionary.py tells). --check exits 1 when
+the JSON is not what the dictionaries give (the file is current).
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from rules.search.glossary import dictionary_entry  # noqa: E402 (the project's root first)
+
 OUT = ROOT / "rules" / "data" / "dictionary.json"
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 DIRECTIONS = (("eng-fra", "en", "fr"), ("fra-eng", "fr", "en"))
@@ -76,7 +84,26 @@ def table(entries: dict[str, list[str]]) -> dict[str, list[str]]:
     return out
 
 
+def phrases(directions: dict[str, dict[str, list[str]]]) -> dict[str, dict[str, list[str]]]:
+    """Each headword's search phrases as the normaliser makes them (tokens joined by a
+    space), so that the search does not normalise thousands of headwords at each start."""
+    out: dict[str, dict[str, list[str]]] = {}
+    for name, words in directions.items():
+        source, target = name.split("-")
+        out[name] = {
+            word: [
+                " ".join(phrase)
+                for phrase in dictionary_entry(word, translations, source, target).phrases(source)
+            ]
+            for word, translations in words.items()
+        }
+    return out
+
+
 def build(folder: Path) -> dict:
+    directions = {
+        f"{source}-{target}": table(read_dictd(folder, name)) for name, source, target in DIRECTIONS
+    }
     return {
         "format": "citadel-dictionary/1",
         "about": (
@@ -87,10 +114,8 @@ def build(folder: Path) -> dict:
         ),
         "source": "FreeDict eng-fra and fra-eng (Debian dict-freedict-eng-fra, -fra-eng)",
         "licence": "GPL-2.0-or-later",
-        "directions": {
-            f"{source}-{target}": table(read_dictd(folder, name))
-            for name, source, target in DIRECTIONS
-        },
+        "directions": directions,
+        "phrases": phrases(directions),
     }
 
 

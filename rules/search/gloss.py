@@ -43,6 +43,7 @@ from .glossary import (
     Entry,
     load_dictionary,
     load_terms,
+    loaded_once,
 )
 from .normalise import fold_accents, prepare, stem
 
@@ -125,15 +126,17 @@ def build_gloss(function_words: Mapping[str, str], entries: Iterable[Entry]) -> 
     )
 
 
-@lru_cache(maxsize=1)
+@loaded_once
 def load_gloss() -> Gloss:
-    """The gloss of the shipped tables (cached)."""
+    """The gloss of the shipped tables (cached). The tables a query is planned with are
+    read first, as a thread warming them up for the first search (`warm_up`) needs."""
+    terms = load_terms()
+    dictionary = load_dictionary().get((SOURCE, TARGET))
     with open(LEXICON_PATH, encoding="utf-8") as handle:
         function_words = (json.load(handle).get("gloss") or {}).get(SOURCE) or {}
-    dictionary = load_dictionary().get((SOURCE, TARGET))
     return build_gloss(
         function_words,
-        [*load_terms().entries, *(dictionary.entries if dictionary is not None else ())],
+        [*terms.entries, *(dictionary.entries if dictionary is not None else ())],
     )
 
 

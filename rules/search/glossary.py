@@ -10,11 +10,14 @@ Pure Python: the file is read once per process.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from .normalise import LANGS, fold_accents, tokens
 
@@ -66,16 +69,28 @@ class Match:
 
 
 class Glossary:
-    def __init__(self, entries: Iterable[Entry], *, lookup: Iterable[str] = LANGS):
+    def __init__(
+        self,
+        entries: Iterable[Entry],
+        *,
+        lookup: Iterable[str] = LANGS,
+        known: Mapping[tuple[str, str], tuple[Phrase, ...]] | None = None,
+    ):
         """A table of `entries`, looked up by their terms in the `lookup` languages (the
-        others' phrases are normalised when first asked for)."""
+        others' phrases are normalised when first asked for). `known`: (entry key, lang) ->
+        its phrases, normalised already (the dictionary's file keeps them: its thousands of
+        headwords are not normalised again at each start)."""
         self.entries: tuple[Entry, ...] = tuple(entries)
         self._phrases: dict[str, dict[Phrase, list[Entry]]] = {lang: {} for lang in LANGS}
         self._entry_phrases: dict[tuple[str, str], tuple[Phrase, ...]] = {}
+        known = known or {}
         for entry in self.entries:
             for lang in lookup:
-                self._entry_phrases[entry.key, lang] = entry.phrases(lang)
-                for phrase in self._entry_phrases[entry.key, lang]:
+                found = known.get((entry.key, lang))
+                if found is None:
+                    found = entry.phrases(lang)
+                self._entry_phrases[entry.key, lang] = found
+                for phrase in found:
                     self._phrases[lang].setdefault(phrase, []).append(entry)
         # Per language, the longest phrase starting with each token: `find` tries no
         # longer one there (and none at a token that starts no phrase).
@@ -181,6 +196,27 @@ def parse_lexicon(data: dict) -> list[Entry]:
     return _entries(data["entries"], WORD) + _entries(data.get("games") or (), GAME)
 
 
+T = TypeVar("T")
+
+
+def loaded_once(load: Callable[[], T]) -> Callable[[], T]:
+    """`load`'s result, made once and kept (as `functools.cache`), and made once only when
+    threads ask for it at the same time: the others wait for it rather than each making
+    their own (a process's first search and the thread that warms the tables up would
+    each parse them, the GIL slowing both)."""
+    cached = lru_cache(maxsize=1)(load)
+    lock = threading.Lock()
+
+    @functools.wraps(load)
+    def once() -> T:
+        with lock:
+            return cached()
+
+    once.cache_info = cached.cache_info  # type: ignore[attr-defined]
+    once.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    return once
+
+
 @lru_cache(maxsize=1)
 def load_glossary(path: str | None = None) -> Glossary:
     """The project's glossary (cached)."""
@@ -188,7 +224,7 @@ def load_glossary(path: str | None = None) -> Glossary:
         return parse_glossary(json.load(handle))
 
 
-@lru_cache(maxsize=1)
+@loaded_once
 def load_terms() -> Glossary:
     """What queries are read with: the game terms of the glossary, the ordinary words of the
     lexicon and the names of the games, in one table (cached)."""
@@ -201,30 +237,43 @@ def load_terms() -> Glossary:
 Direction = tuple[str, str]
 
 
+def dictionary_entry(word: str, translations: Sequence[str], source: str, target: str) -> Entry:
+    """A general dictionary's headword (in `source`) and its translations (in `target`)."""
+    return Entry(
+        key=f"{source}:{word}",
+        games=(),
+        terms={source: (word,), target: tuple(translations)},
+        kind=DICTIONARY,
+    )
+
+
 def parse_dictionary(data: dict) -> dict[Direction, Glossary]:
     """Per direction ("en-fr"), a table of that direction's headwords, each entry holding the
     headword in the source language and its translations in the target language (format
     citadel-dictionary/1). Only looked up in the source language: an English word is
-    translated by the English–French entries, never by a French headword's translations."""
+    translated by the English–French entries, never by a French headword's translations.
+    The optional `phrases` block gives each headword's search phrases as the normaliser
+    makes them (tokens joined by spaces; scripts/build_dictionary.py writes it and a test
+    checks it against the normaliser): read as they are, else normalised here."""
     if data.get("format") != "citadel-dictionary/1":
         raise ValueError("not a citadel-dictionary/1 document")
     tables: dict[Direction, Glossary] = {}
+    stored = data.get("phrases") or {}
     for name, words in (data.get("directions") or {}).items():
         source, target = name.split("-")
+        known = {
+            (f"{source}:{word}", source): tuple(tuple(phrase.split()) for phrase in phrases)
+            for word, phrases in (stored.get(name) or {}).items()
+        }
         entries = (
-            Entry(
-                key=f"{source}:{word}",
-                games=(),
-                terms={source: (word,), target: tuple(translations)},
-                kind=DICTIONARY,
-            )
+            dictionary_entry(word, translations, source, target)
             for word, translations in words.items()
         )
-        tables[source, target] = Glossary(entries, lookup=(source,))
+        tables[source, target] = Glossary(entries, lookup=(source,), known=known)
     return tables
 
 
-@lru_cache(maxsize=1)
+@loaded_once
 def load_dictionary() -> dict[Direction, Glossary]:
     """The general EN↔FR dictionary (rules/data/dictionary.json, cached); empty without it."""
     try:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -13,8 +15,10 @@ import pytest
 from rules.search.glossary import (
     DICTIONARY,
     DICTIONARY_PATH,
+    dictionary_entry,
     load_dictionary,
     load_terms,
+    loaded_once,
     parse_dictionary,
 )
 from rules.search.index import SearchIndex
@@ -111,3 +115,50 @@ def test_dictionary_file_is_what_freedict_gives():
         check=False,
     )
     assert built.returncode == 0, built.stdout + built.stderr
+
+
+def test_dictionary_file_phrases_are_what_the_normaliser_makes():
+    """The file keeps each headword's normalised phrases (read as they are at start): after
+    a change to the normaliser, scripts/build_dictionary.py writes them again."""
+    data = json.loads(DICTIONARY_PATH.read_text(encoding="utf-8"))
+    stale = [
+        word
+        for name, words in data["directions"].items()
+        for word, translations in words.items()
+        if data["phrases"][name].get(word)
+        != [
+            " ".join(phrase)
+            for phrase in dictionary_entry(word, translations, *name.split("-")).phrases(
+                name.split("-")[0]
+            )
+        ]
+    ]
+    assert not stale, f"run scripts/build_dictionary.py: {len(stale)} stale, e.g. {stale[:5]}"
+
+
+def test_parse_dictionary_reads_stored_phrases_as_they_are():
+    data = {**SMALL, "phrases": {"en-fr": {"sheathe": ["stored token"]}}}
+    table = parse_dictionary(data)["en", "fr"]
+    assert [e.key for e in table.lookup(("stored", "token"), "en")] == ["en:sheathe"]
+    assert [e.key for e in table.lookup(tuple(normalise("quiver", "en").split()), "en")] == [
+        "en:quiver"
+    ]
+
+
+def test_loaded_once_makes_its_value_once_for_threads_asking_together():
+    made = []
+
+    @loaded_once
+    def load() -> object:
+        time.sleep(0.05)  # long enough for every thread to ask before it is made
+        made.append(object())
+        return made[-1]
+
+    got: list[object] = []
+    threads = [threading.Thread(target=lambda: got.append(load())) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(made) == 1
+    assert got == made * 4
