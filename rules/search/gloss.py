@@ -27,7 +27,6 @@ Pure functions over the shipped tables, no Django import.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from .glossary import (
     TERM,
     Entry,
     load_dictionary,
+    load_lexicon,
     load_terms,
     loaded_once,
 )
@@ -132,8 +132,7 @@ def load_gloss() -> Gloss:
     read first, as a thread warming them up for the first search (`warm_up`) needs."""
     terms = load_terms()
     dictionary = load_dictionary().get((SOURCE, TARGET))
-    with open(LEXICON_PATH, encoding="utf-8") as handle:
-        function_words = (json.load(handle).get("gloss") or {}).get(SOURCE) or {}
+    function_words = (load_lexicon().get("gloss") or {}).get(SOURCE) or {}
     return build_gloss(
         function_words,
         [*terms.entries, *(dictionary.entries if dictionary is not None else ())],

@@ -225,12 +225,20 @@ def load_glossary(path: str | None = None) -> Glossary:
 
 
 @loaded_once
+def load_lexicon() -> dict:
+    """rules/data/lexicon.json as parsed, read once for all that is made of it: its words
+    (`load_terms`), number and kind cues, and the French gloss's function words (do not
+    modify it)."""
+    with open(LEXICON_PATH, encoding="utf-8") as handle:
+        data: dict = json.load(handle)
+    return data
+
+
+@loaded_once
 def load_terms() -> Glossary:
     """What queries are read with: the game terms of the glossary, the ordinary words of the
     lexicon and the names of the games, in one table (cached)."""
-    with open(LEXICON_PATH, encoding="utf-8") as handle:
-        lexicon = parse_lexicon(json.load(handle))
-    return Glossary([*load_glossary().entries, *lexicon])
+    return Glossary([*load_glossary().entries, *parse_lexicon(load_lexicon())])
 
 
 # A direction of the general dictionary: (language of the query, language of the book).
@@ -366,12 +374,10 @@ def parse_kind_cues(data: dict) -> PhraseCues:
 @lru_cache(maxsize=1)
 def load_kind_cues() -> PhraseCues:
     """The kind cues of the lexicon (cached)."""
-    with open(LEXICON_PATH, encoding="utf-8") as handle:
-        return parse_kind_cues(json.load(handle))
+    return parse_kind_cues(load_lexicon())
 
 
 @lru_cache(maxsize=1)
 def load_number_cues() -> NumberCues:
     """The number cues of the lexicon (cached)."""
-    with open(LEXICON_PATH, encoding="utf-8") as handle:
-        return parse_number_cues(json.load(handle))
+    return parse_number_cues(load_lexicon())

@@ -288,18 +288,22 @@ def warm_up(*, wait: bool = False) -> SearchIndex | None:
     sections, the first search after the books change took 0.45-0.6 s so, against 0.8-1.3 s
     (round 17, bench/rules_search.py's machine)."""
     fingerprint = _fingerprint()
-    large = not (wait or fingerprint[1] <= SYNC_BUILD_SECTIONS)
-    books = _books() if large else {}
-    if not load_gloss.cache_info().currsize:
-        threading.Thread(target=load_gloss, name="rules-gloss", daemon=True).start()
-    if not large:
+    if wait or fingerprint[1] <= SYNC_BUILD_SECTIONS:
+        _gloss_in_background()
         return _refresh(block=True)["index"]
+    books = _books()
+    _gloss_in_background()
     with _lock:
         _state.update(fingerprint=fingerprint, books=books, checked=time.monotonic())
         if _state["index"] is not None and _state["index"].fingerprint == fingerprint:
             return _state["index"]
     _build_in_background(fingerprint, books)
     return None
+
+
+def _gloss_in_background() -> None:
+    if not load_gloss.cache_info().currsize:
+        threading.Thread(target=load_gloss, name="rules-gloss", daemon=True).start()
 
 
 _warmed = threading.Event()
